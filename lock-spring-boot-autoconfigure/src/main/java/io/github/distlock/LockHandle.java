@@ -1,0 +1,55 @@
+package io.github.distlock;
+
+import java.time.Duration;
+
+/**
+ * One acquisition of a distributed lock. Closing it releases the lock (or, when nested on the same
+ * thread, one level of it).
+ */
+public interface LockHandle extends AutoCloseable {
+
+	/**
+	 * The raw lock id, as passed to {@link LockService} or built from the annotation.
+	 * @return the lock id
+	 */
+	String lockId();
+
+	/**
+	 * A fencing token: strictly greater than every token handed out earlier for the same lock id.
+	 * Pass it to the resource you protect so that it can reject writes from a holder whose lease
+	 * ran out.
+	 * @return the fencing token
+	 */
+	long fencingToken();
+
+	/**
+	 * Whether this handle still holds the lock: {@code false} once released, expired or lost
+	 * (renewal failed, key gone or taken).
+	 * @return {@code true} while held
+	 */
+	boolean isHeld();
+
+	/**
+	 * Resets the lease to {@code leaseTime} if the lock is still held.
+	 * @param leaseTime the new lease, counted from now
+	 * @return {@code true} if extended, {@code false} if the lock is no longer held
+	 */
+	boolean extend(Duration leaseTime);
+
+	/**
+	 * Releases the lock if still owned. Never deletes a lock owned by anyone else. Idempotent.
+	 * @throws LockLostException if the lock had been lost before this release
+	 */
+	@Override
+	void close();
+
+	/**
+	 * Releases like {@link #close()}, but when less than {@code minHoldTime} has passed since the
+	 * lock was acquired, the lock is left to expire at acquisition + {@code minHoldTime} instead
+	 * of being deleted, so that nobody acquires it earlier.
+	 * @param minHoldTime how long the lock stays held at least, counted from acquisition
+	 * @throws LockLostException if the lock had been lost before this release
+	 */
+	void close(Duration minHoldTime);
+
+}

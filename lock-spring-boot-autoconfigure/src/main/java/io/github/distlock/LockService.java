@@ -1,0 +1,64 @@
+package io.github.distlock;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Distributed locks shared by every instance of the application.
+ * <p>
+ * A thread that holds a lock id may acquire it again through the same {@code LockService}
+ * without waiting; the lock is released when the outermost holder releases it. Every other
+ * thread, in this JVM or elsewhere, is excluded.
+ */
+public interface LockService {
+
+	/**
+	 * Waits up to {@code waitTime} for the lock.
+	 * @param lockId the lock id
+	 * @param waitTime how long to wait; {@link Duration#ZERO} tries once
+	 * @param leaseTime a fixed lease that is never renewed, or {@code null} for an auto-renewed
+	 * lease
+	 * @return the handle, or empty if the lock was not acquired in time
+	 */
+	Optional<LockHandle> tryLock(String lockId, Duration waitTime, @Nullable Duration leaseTime);
+
+	/**
+	 * {@link #tryLock} with the auto-renewed lease.
+	 * @param lockId the lock id
+	 * @param waitTime how long to wait
+	 * @return the handle
+	 * @throws LockNotAcquiredException when {@code waitTime} passes
+	 */
+	LockHandle lock(String lockId, Duration waitTime);
+
+	/**
+	 * Runs {@code action} while holding the lock (auto-renewed lease), then releases it.
+	 * @param <T> the result type
+	 * @param lockId the lock id
+	 * @param waitTime how long to wait
+	 * @param action the critical section
+	 * @return what {@code action} returned
+	 * @throws LockNotAcquiredException when {@code waitTime} passes
+	 */
+	<T> T executeLocked(String lockId, Duration waitTime, Supplier<T> action);
+
+	/**
+	 * Runs {@code action} while holding the lock (auto-renewed lease), then releases it.
+	 * @param lockId the lock id
+	 * @param waitTime how long to wait
+	 * @param action the critical section
+	 * @throws LockNotAcquiredException when {@code waitTime} passes
+	 */
+	void runLocked(String lockId, Duration waitTime, Runnable action);
+
+	/**
+	 * Whether anyone, on any instance, holds the lock now.
+	 * @param lockId the lock id
+	 * @return {@code true} if the lock is held
+	 */
+	boolean isLocked(String lockId);
+
+}

@@ -1,0 +1,116 @@
+package io.github.distlock.autoconfigure;
+
+import java.time.Duration;
+
+import io.github.distlock.interceptor.AnnotationLockOperationSource;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.core.Ordered;
+
+/**
+ * Configuration of distributed locks.
+ */
+@ConfigurationProperties("distributed-lock")
+public class DistributedLockProperties {
+
+	/**
+	 * Default order of the lock advisor: just outside transactions, whose advisor has the lowest
+	 * precedence by default, so the lock is acquired before a transaction begins and released
+	 * after it ends.
+	 */
+	public static final int DEFAULT_ORDER = Ordered.LOWEST_PRECEDENCE - 1;
+
+	/**
+	 * Whether to enable distributed locks. When false there is no LockService bean and annotated
+	 * methods run without a lock.
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * Prefix of every Redis key and pub/sub channel the locks write. Must not contain '{' or '}'.
+	 */
+	private String keyPrefix = "distlock:";
+
+	/**
+	 * How long @DistributedLock methods wait for their lock when the annotation sets no waitTime.
+	 */
+	private Duration waitTime = Duration.ofSeconds(10);
+
+	/**
+	 * Lease of auto-renewed locks. A holder renews it about every third of it; a crashed holder's
+	 * lock is free again after it at the latest.
+	 */
+	private Duration leaseTime = Duration.ofSeconds(30);
+
+	/**
+	 * How long the last fencing token of a lock is kept in Redis after its last acquisition.
+	 * Tokens keep increasing beyond it as long as the Redis server clock does not step back by
+	 * more than this.
+	 */
+	private Duration fencingRetention = Duration.ofMinutes(1);
+
+	/**
+	 * Order of the lock advisor among other advisors on the same bean; lower runs outside.
+	 */
+	private int order = DEFAULT_ORDER;
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public String getKeyPrefix() {
+		return this.keyPrefix;
+	}
+
+	public void setKeyPrefix(String keyPrefix) {
+		this.keyPrefix = keyPrefix;
+	}
+
+	public Duration getWaitTime() {
+		return this.waitTime;
+	}
+
+	public void setWaitTime(Duration waitTime) {
+		if (waitTime.isNegative() || waitTime.compareTo(AnnotationLockOperationSource.MAX_WAIT_TIME) > 0) {
+			throw new IllegalArgumentException("distributed-lock.wait-time must be between 0 and "
+					+ AnnotationLockOperationSource.MAX_WAIT_TIME + ", but was " + waitTime);
+		}
+		this.waitTime = waitTime;
+	}
+
+	public Duration getLeaseTime() {
+		return this.leaseTime;
+	}
+
+	public void setLeaseTime(Duration leaseTime) {
+		if (leaseTime.compareTo(Duration.ofMillis(3)) < 0) {
+			throw new IllegalArgumentException("distributed-lock.lease-time must be at least 3ms, but was " + leaseTime);
+		}
+		this.leaseTime = leaseTime;
+	}
+
+	public Duration getFencingRetention() {
+		return this.fencingRetention;
+	}
+
+	public void setFencingRetention(Duration fencingRetention) {
+		if (fencingRetention.compareTo(Duration.ofMillis(1)) < 0) {
+			throw new IllegalArgumentException(
+					"distributed-lock.fencing-retention must be at least 1ms, but was " + fencingRetention);
+		}
+		this.fencingRetention = fencingRetention;
+	}
+
+	public int getOrder() {
+		return this.order;
+	}
+
+	public void setOrder(int order) {
+		this.order = order;
+	}
+
+}

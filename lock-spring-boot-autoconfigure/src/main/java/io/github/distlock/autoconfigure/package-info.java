@@ -1,0 +1,7 @@
+/**
+ * Spring Boot auto-configuration of distributed locks.
+ */
+@NullMarked
+package io.github.distlock.autoconfigure;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,244 @@
+package io.github.distlock.interceptor;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
+
+import io.github.distlock.DistributedLock;
+import io.github.distlock.OnLockFailure;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.context.EmbeddedValueResolverAware;
+import org.springframework.core.BridgeMethodResolver;
+import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.MethodClassKey;
+import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.expression.Expression;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
+import org.springframework.util.StringValueResolver;
+
+/**
+ * Reads {@link DistributedLock @DistributedLock}, resolves placeholders, parses durations and the
+ * key expression, and rejects what cannot work, once per method and target class.
+ * <p>
+ * Every annotated method of a class is validated the first time the class is seen (when the
+ * auto-proxy creator asks whether the bean needs a proxy), so a bad annotation fails the
+ * application context at startup with a message naming the method and the attribute.
+ */
+public class AnnotationLockOperationSource implements LockOperationSource, EmbeddedValueResolverAware {
+
+	/** Wait times beyond this are mistakes (a request thread blocked for days), not settings. */
+	public static final Duration MAX_WAIT_TIME = Duration.ofDays(1);
+
+	private static final Object NOT_LOCKED = new Object();
+
+	/** Return types whose work outlives the call: the lock would be released while it runs. */
+	private static final Set<String> ASYNC_RETURN_TYPES = Set.of(CompletionStage.class.getName(),
+			Future.class.getName(), "org.reactivestreams.Publisher", "kotlinx.coroutines.flow.Flow");
+
+	private final LockKeyEvaluator keyEvaluator;
+
+	private final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
+
+	private final Map<MethodClassKey, Object> operations = new ConcurrentHashMap<>(256);
+
+	private final Set<Class<?>> validatedClasses = ConcurrentHashMap.newKeySet();
+
+	private @Nullable StringValueResolver valueResolver;
+
+	public AnnotationLockOperationSource(LockKeyEvaluator keyEvaluator) {
+		this.keyEvaluator = keyEvaluator;
+	}
+
+	@Override
+	public void setEmbeddedValueResolver(StringValueResolver resolver) {
+		this.valueResolver = resolver;
+	}
+
+	@Override
+	public boolean isCandidateClass(Class<?> targetClass) {
+		if (!AnnotationUtils.isCandidateClass(targetClass, DistributedLock.class)) {
+			return false;
+		}
+		if (this.validatedClasses.add(targetClass)) {
+			ReflectionUtils.doWithMethods(targetClass, (method) -> getLockOperation(method, targetClass),
+					(method) -> method.getDeclaringClass() != Object.class);
+			for (Class<?> type : ClassUtils.getAllInterfacesForClassAsSet(targetClass)) {
+				for (Method method : type.getMethods()) {
+					getLockOperation(method, targetClass);
+				}
+			}
+		}
+		return true;
+	}
+
+	@Override
+	public @Nullable LockOperation getLockOperation(Method method, @Nullable Class<?> targetClass) {
+		if (method.getDeclaringClass() == Object.class) {
+			return null;
+		}
+		MethodClassKey cacheKey = new MethodClassKey(method, targetClass);
+		Object cached = this.operations.get(cacheKey);
+		if (cached == null) {
+			LockOperation operation = computeOperation(method, targetClass);
+			cached = (operation != null) ? operation : NOT_LOCKED;
+			this.operations.put(cacheKey, cached);
+		}
+		return (cached != NOT_LOCKED) ? (LockOperation) cached : null;
+	}
+
+	private @Nullable LockOperation computeOperation(Method method, @Nullable Class<?> targetClass) {
+		Method specific = BridgeMethodResolver.findBridgedMethod(AopUtils.getMostSpecificMethod(method, targetClass));
+		DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(specific, DistributedLock.class);
+		if (annotation == null && specific != method) {
+			annotation = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
+		}
+		return (annotation != null) ? parse(specific, annotation) : null;
+	}
+
+	private LockOperation parse(Method method, DistributedLock annotation) {
+		int modifiers = method.getModifiers();
+		if (Modifier.isPrivate(modifiers) || Modifier.isStatic(modifiers) || Modifier.isFinal(modifiers)) {
+			throw invalid(method, "the method is " + Modifier.toString(modifiers & (Modifier.PRIVATE | Modifier.STATIC
+					| Modifier.FINAL)) + ", so a proxy cannot intercept it and it would run without the lock");
+		}
+		String asyncType = asyncReturnType(method.getReturnType());
+		if (asyncType != null) {
+			throw invalid(method, "it returns " + asyncType + ": the lock would be released when the method returns,"
+					+ " while its work still runs; lock the synchronous work inside instead");
+		}
+		String name = resolve(method, "name", annotation.name());
+		if (name.isEmpty()) {
+			if (!annotation.name().isEmpty()) {
+				throw invalid(method, "name '" + annotation.name() + "' resolved to an empty string");
+			}
+			name = method.getDeclaringClass().getSimpleName() + "." + method.getName();
+		}
+		String[] parameterNames = parameterNames(method);
+		Expression key = null;
+		if (!annotation.key().isBlank()) {
+			try {
+				key = this.keyEvaluator.parse(annotation.key(), parameterNames);
+			}
+			catch (IllegalArgumentException ex) {
+				throw invalid(method, "key '" + annotation.key() + "' is rejected: " + ex.getMessage(), ex);
+			}
+		}
+		Duration waitTime = duration(method, "waitTime", annotation.waitTime());
+		if (waitTime != null && waitTime.compareTo(MAX_WAIT_TIME) > 0) {
+			throw invalid(method, "waitTime '" + annotation.waitTime() + "' is longer than " + MAX_WAIT_TIME.toHours()
+					+ " hours");
+		}
+		Duration leaseTime = duration(method, "leaseTime", annotation.leaseTime());
+		if (leaseTime != null && leaseTime.compareTo(Duration.ofMillis(1)) < 0) {
+			throw invalid(method, "leaseTime '" + annotation.leaseTime() + "' must be at least 1ms (leave it empty for"
+					+ " an auto-renewed lease)");
+		}
+		Duration minHoldTime = duration(method, "minHoldTime", annotation.minHoldTime());
+		if (minHoldTime != null && leaseTime != null && minHoldTime.compareTo(leaseTime) > 0) {
+			throw invalid(method, "minHoldTime '" + annotation.minHoldTime() + "' is longer than leaseTime '"
+					+ annotation.leaseTime() + "': the lock would expire before it");
+		}
+		return new LockOperation(method, name, key, parameterNames, waitTime, leaseTime,
+				(minHoldTime != null) ? minHoldTime : Duration.ZERO, annotation.onFailure(),
+				skipValue(method.getReturnType()));
+	}
+
+	private String[] parameterNames(Method method) {
+		String[] names = this.parameterNames.getParameterNames(method);
+		return (names != null) ? names : new String[0];
+	}
+
+	private @Nullable Duration duration(Method method, String attribute, String value) {
+		String resolved = resolve(method, attribute, value).trim();
+		if (resolved.isEmpty()) {
+			return null;
+		}
+		Duration duration;
+		try {
+			duration = DurationStyle.detectAndParse(resolved);
+		}
+		catch (IllegalArgumentException ex) {
+			throw invalid(method, attribute + " '" + value + "' is not a duration (use e.g. 500ms, 5s or PT5S)", ex);
+		}
+		if (duration.isNegative()) {
+			throw invalid(method, attribute + " '" + value + "' must not be negative");
+		}
+		return duration;
+	}
+
+	private String resolve(Method method, String attribute, String value) {
+		if (this.valueResolver == null || value.isEmpty()) {
+			return value;
+		}
+		try {
+			String resolved = this.valueResolver.resolveStringValue(value);
+			return (resolved != null) ? resolved : "";
+		}
+		catch (IllegalArgumentException ex) {
+			throw invalid(method, attribute + " '" + value + "' could not be resolved: " + ex.getMessage(), ex);
+		}
+	}
+
+	private static @Nullable String asyncReturnType(Class<?> returnType) {
+		for (Class<?> type : ClassUtils.getAllInterfacesForClassAsSet(returnType)) {
+			if (ASYNC_RETURN_TYPES.contains(type.getName())) {
+				return type.getSimpleName();
+			}
+		}
+		return ASYNC_RETURN_TYPES.contains(returnType.getName()) ? returnType.getSimpleName() : null;
+	}
+
+	/** What a skipped invocation returns: see {@link OnLockFailure#SKIP}. */
+	private static @Nullable Object skipValue(Class<?> returnType) {
+		if (returnType == Optional.class) {
+			return Optional.empty();
+		}
+		if (returnType == boolean.class) {
+			return false;
+		}
+		if (returnType == char.class) {
+			return '\0';
+		}
+		if (returnType == byte.class) {
+			return (byte) 0;
+		}
+		if (returnType == short.class) {
+			return (short) 0;
+		}
+		if (returnType == int.class) {
+			return 0;
+		}
+		if (returnType == long.class) {
+			return 0L;
+		}
+		if (returnType == float.class) {
+			return 0f;
+		}
+		if (returnType == double.class) {
+			return 0d;
+		}
+		return null;
+	}
+
+	private static IllegalStateException invalid(Method method, String reason) {
+		return invalid(method, reason, null);
+	}
+
+	private static IllegalStateException invalid(Method method, String reason, @Nullable Throwable cause) {
+		return new IllegalStateException(
+				"Invalid @DistributedLock on " + LockOperation.describe(method) + ": " + reason, cause);
+	}
+
+}

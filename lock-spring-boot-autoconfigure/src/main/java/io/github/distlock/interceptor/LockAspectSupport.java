@@ -1,0 +1,128 @@
+package io.github.distlock.interceptor;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+import io.github.distlock.LockContext;
+import io.github.distlock.LockHandle;
+import io.github.distlock.LockNotAcquiredException;
+import io.github.distlock.LockService;
+import io.github.distlock.OnLockFailure;
+import io.github.distlock.support.LogSafe;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.function.SingletonSupplier;
+
+/**
+ * The logic of {@link io.github.distlock.DistributedLock @DistributedLock}: build the lock id,
+ * acquire, run, release. Free of AOP types so that other invocation styles can reuse it.
+ * <p>
+ * Collaborators are resolved on first use: the advisor is created early, before the Redis
+ * connection and other ordinary beans should be.
+ */
+public abstract class LockAspectSupport {
+
+	private static final Log logger = LogFactory.getLog(LockAspectSupport.class);
+
+	private final LockOperationSource source;
+
+	private final LockKeyEvaluator keyEvaluator;
+
+	private final Supplier<LockService> lockService;
+
+	private final Supplier<Duration> defaultWaitTime;
+
+	protected LockAspectSupport(LockOperationSource source, LockKeyEvaluator keyEvaluator,
+			Supplier<LockService> lockService, Supplier<Duration> defaultWaitTime) {
+		this.source = source;
+		this.keyEvaluator = keyEvaluator;
+		this.lockService = SingletonSupplier.of(lockService);
+		this.defaultWaitTime = SingletonSupplier.of(defaultWaitTime);
+	}
+
+	/**
+	 * Runs {@code invoker} under the lock of {@code method}, if it has one.
+	 * @param invoker proceeds with the invocation
+	 * @param method the invoked method
+	 * @param targetClass the target class, or {@code null}
+	 * @param arguments the arguments
+	 * @return the method's result, or the skip value of a skipped invocation
+	 * @throws Throwable what the method threw, {@link LockNotAcquiredException} or
+	 * {@link io.github.distlock.LockLostException}
+	 */
+	protected @Nullable Object execute(Invoker invoker, Method method, @Nullable Class<?> targetClass,
+			@Nullable Object[] arguments) throws Throwable {
+		LockOperation operation = this.source.getLockOperation(method, targetClass);
+		if (operation == null) {
+			return invoker.proceed();
+		}
+		String lockId = lockId(operation, arguments);
+		Duration waitTime = (operation.waitTime() != null) ? operation.waitTime() : this.defaultWaitTime.get();
+		Optional<LockHandle> acquired = this.lockService.get().tryLock(lockId, waitTime, operation.leaseTime());
+		if (acquired.isEmpty()) {
+			return notAcquired(operation, lockId, waitTime);
+		}
+		LockHandle handle = acquired.get();
+		Throwable failure = null;
+		LockContext.push(handle);
+		try {
+			return invoker.proceed();
+		}
+		catch (Throwable ex) {
+			failure = ex;
+			throw ex;
+		}
+		finally {
+			LockContext.pop();
+			release(handle, operation, failure);
+		}
+	}
+
+	private String lockId(LockOperation operation, @Nullable Object[] arguments) {
+		return (operation.key() != null) ? operation.name() + ":" + this.keyEvaluator.evaluate(operation, arguments)
+				: operation.name();
+	}
+
+	private static @Nullable Object notAcquired(LockOperation operation, String lockId, Duration waitTime) {
+		if (operation.onFailure() == OnLockFailure.THROW) {
+			throw new LockNotAcquiredException(lockId, "Lock '" + LogSafe.text(lockId) + "' of "
+					+ operation.describeMethod() + " was not acquired within " + waitTime);
+		}
+		if (logger.isDebugEnabled()) {
+			logger.debug("Skipped " + operation.describeMethod() + ": lock '" + LogSafe.text(lockId) + "' is held elsewhere");
+		}
+		return operation.skipValue();
+	}
+
+	/**
+	 * Releases after the method (and any transaction inside the lock) finished. A lock lost while
+	 * the method ran is reported: as the exception when the method succeeded, as a suppressed one
+	 * when it failed.
+	 */
+	private static void release(LockHandle handle, LockOperation operation, @Nullable Throwable failure) {
+		try {
+			handle.close(operation.minHoldTime());
+		}
+		catch (RuntimeException releaseFailure) {
+			if (failure == null) {
+				throw releaseFailure;
+			}
+			failure.addSuppressed(releaseFailure);
+		}
+	}
+
+	/**
+	 * Proceeds with the intercepted invocation.
+	 */
+	@FunctionalInterface
+	protected interface Invoker {
+
+		@Nullable Object proceed() throws Throwable;
+
+	}
+
+}

@@ -1,0 +1,48 @@
+package io.github.distlock.interceptor;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+
+import io.github.distlock.OnLockFailure;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.expression.Expression;
+
+/**
+ * A parsed and validated {@link io.github.distlock.DistributedLock @DistributedLock}: everything
+ * an invocation needs, computed once at startup.
+ *
+ * @param method the annotated method, for messages
+ * @param name the resolved lock name
+ * @param key the parsed key expression, or {@code null} for one lock per name
+ * @param parameterNames names of the method's parameters visible to the key expression
+ * @param waitTime the wait time, or {@code null} for {@code distributed-lock.wait-time}
+ * @param leaseTime a fixed lease, or {@code null} for an auto-renewed one
+ * @param minHoldTime how long the lock is held at least
+ * @param onFailure what happens when the lock is not acquired
+ * @param skipValue what a skipped invocation returns
+ */
+public record LockOperation(Method method, String name, @Nullable Expression key, String[] parameterNames,
+		@Nullable Duration waitTime, @Nullable Duration leaseTime, Duration minHoldTime, OnLockFailure onFailure,
+		@Nullable Object skipValue) {
+
+	/**
+	 * The method as {@code Class.method(ParamTypes)}, for messages.
+	 * @return the description
+	 */
+	public String describeMethod() {
+		return describe(this.method);
+	}
+
+	static String describe(Method method) {
+		StringBuilder text = new StringBuilder(method.getDeclaringClass().getName()).append('.')
+			.append(method.getName())
+			.append('(');
+		Class<?>[] types = method.getParameterTypes();
+		for (int i = 0; i < types.length; i++) {
+			text.append((i > 0) ? ", " : "").append(types[i].getSimpleName());
+		}
+		return text.append(')').toString();
+	}
+
+}

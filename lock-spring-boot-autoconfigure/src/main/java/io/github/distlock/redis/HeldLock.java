@@ -1,0 +1,131 @@
+package io.github.distlock.redis;
+
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One ownership of a lock in Redis by one thread of this instance, shared by the nested
+ * (reentrant) handles of that thread.
+ * <p>
+ * The local deadline is measured with {@link System#nanoTime()} from before the command that set
+ * the lease was sent, so it never ends later than the key's expiry in Redis: a holder that was
+ * paused past its lease sees {@link #isHeld()} {@code false} on resume without a round trip.
+ */
+final class HeldLock {
+
+	enum State {
+
+		HELD, RELEASED, LOST
+
+	}
+
+	final LockEntry entry;
+
+	final String ownerToken;
+
+	final long fencingToken;
+
+	final Thread owner;
+
+	/** Lease of an auto-renewed lock, or the fixed lease. */
+	final long leaseNanos;
+
+	final boolean autoRenewed;
+
+	final long acquiredAtNanos;
+
+	private volatile long deadlineNanos;
+
+	private volatile State state = State.HELD;
+
+	private volatile @Nullable String lostReason;
+
+	private volatile @Nullable ScheduledFuture<?> renewal;
+
+	/** Nested holds on the owner thread; 1 for the outermost. */
+	final AtomicInteger depth = new AtomicInteger(1);
+
+	HeldLock(LockEntry entry, String ownerToken, long fencingToken, Thread owner, long leaseNanos,
+			boolean autoRenewed, long acquiredAtNanos) {
+		this.entry = entry;
+		this.ownerToken = ownerToken;
+		this.fencingToken = fencingToken;
+		this.owner = owner;
+		this.leaseNanos = leaseNanos;
+		this.autoRenewed = autoRenewed;
+		this.acquiredAtNanos = acquiredAtNanos;
+		this.deadlineNanos = acquiredAtNanos + leaseNanos;
+	}
+
+	boolean isHeld() {
+		return this.state == State.HELD && System.nanoTime() - this.deadlineNanos < 0;
+	}
+
+	State state() {
+		return this.state;
+	}
+
+	/** A lease reset whose command was sent at {@code sentAtNanos} succeeded. */
+	void leaseResetAt(long sentAtNanos, long leaseNanos) {
+		this.deadlineNanos = sentAtNanos + leaseNanos;
+	}
+
+	long remainingNanos() {
+		return this.deadlineNanos - System.nanoTime();
+	}
+
+	/**
+	 * @return {@code true} if this call moved the lock from held to lost
+	 */
+	boolean markLost(String reason) {
+		synchronized (this) {
+			if (this.state != State.HELD) {
+				return false;
+			}
+			this.lostReason = reason;
+			this.state = State.LOST;
+		}
+		cancelRenewal();
+		return true;
+	}
+
+	/**
+	 * @return {@code true} if the lock was still held (or at least not known lost) until now
+	 */
+	boolean markReleased() {
+		synchronized (this) {
+			if (this.state == State.RELEASED) {
+				return false;
+			}
+			boolean wasHeld = this.state == State.HELD;
+			this.state = State.RELEASED;
+			cancelRenewal();
+			return wasHeld;
+		}
+	}
+
+	@Nullable String lostReason() {
+		String reason = this.lostReason;
+		if (reason == null && System.nanoTime() - this.deadlineNanos >= 0) {
+			return "lease expired before it was renewed or released";
+		}
+		return reason;
+	}
+
+	void renewal(@Nullable ScheduledFuture<?> renewal) {
+		this.renewal = renewal;
+		if (this.state != State.HELD && renewal != null) {
+			renewal.cancel(false);
+		}
+	}
+
+	private void cancelRenewal() {
+		ScheduledFuture<?> scheduled = this.renewal;
+		if (scheduled != null) {
+			scheduled.cancel(false);
+		}
+	}
+
+}

@@ -1,0 +1,213 @@
+package io.github.distlock.redis;
+
+import java.util.ArrayDeque;
+import java.util.concurrent.locks.ReentrantLock;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What this instance knows about one lock key: its local holder and the local waiters, in
+ * arrival order. Only the head waiter competes in Redis, and only while no live local holder
+ * exists; the others wait for a hand-over, so N local waiters cost one Redis attempt, not N.
+ * <p>
+ * The guard is held only for in-memory state changes, never across a Redis call.
+ */
+final class LockEntry {
+
+	final String key;
+
+	final String lockId;
+
+	private final ReentrantLock guard = new ReentrantLock();
+
+	private final ArrayDeque<Waiter> waiters = new ArrayDeque<>(4);
+
+	private volatile @Nullable HeldLock holder;
+
+	/** Consecutive hand-overs while the lock was flagged contended from outside. */
+	private int handOversSinceRedis;
+
+	/** Threads in tryLock or holding, counted by {@link RedisLockService} to drop idle entries. */
+	int users;
+
+	LockEntry(String key, String lockId) {
+		this.key = key;
+		this.lockId = lockId;
+	}
+
+	@Nullable HeldLock holder() {
+		return this.holder;
+	}
+
+	boolean hasLiveHolder() {
+		HeldLock current = this.holder;
+		return current != null && current.isHeld();
+	}
+
+	/** No live local holder and no local waiter ahead: a newcomer may go straight to Redis. */
+	boolean isFree() {
+		return !hasLiveHolder() && !hasWaiters();
+	}
+
+	void acquiredFromRedis(HeldLock held) {
+		this.guard.lock();
+		try {
+			this.holder = held;
+			this.handOversSinceRedis = 0;
+		}
+		finally {
+			this.guard.unlock();
+		}
+	}
+
+	void handedOver(HeldLock held) {
+		this.guard.lock();
+		try {
+			this.holder = held;
+			this.handOversSinceRedis++;
+		}
+		finally {
+			this.guard.unlock();
+		}
+	}
+
+	int handOversSinceRedis() {
+		return this.handOversSinceRedis;
+	}
+
+	/** Forgets {@code held} as the local holder (unless another one replaced it) and wakes the head. */
+	void holderGone(HeldLock held) {
+		this.guard.lock();
+		try {
+			if (this.holder == held) {
+				this.holder = null;
+			}
+		}
+		finally {
+			this.guard.unlock();
+		}
+		signalHead();
+	}
+
+	void enqueue(Waiter waiter) {
+		this.guard.lock();
+		try {
+			this.waiters.addLast(waiter);
+		}
+		finally {
+			this.guard.unlock();
+		}
+	}
+
+	boolean isHead(Waiter waiter) {
+		this.guard.lock();
+		try {
+			return this.waiters.peekFirst() == waiter;
+		}
+		finally {
+			this.guard.unlock();
+		}
+	}
+
+	/** The waiter acquired the lock itself, or was handed it: it leaves the queue. */
+	void dequeue(Waiter waiter) {
+		this.guard.lock();
+		try {
+			this.waiters.remove(waiter);
+		}
+		finally {
+			this.guard.unlock();
+		}
+	}
+
+	/**
+	 * Gives up waiting. Fails while a hand-over to this waiter is in flight: the caller must then
+	 * wait for its outcome (one round trip).
+	 */
+	boolean cancel(Waiter waiter) {
+		if (!waiter.transition(Waiter.State.WAITING, Waiter.State.CANCELLED)) {
+			return false;
+		}
+		boolean wasHead;
+		this.guard.lock();
+		try {
+			wasHead = this.waiters.peekFirst() == waiter;
+			this.waiters.remove(waiter);
+		}
+		finally {
+			this.guard.unlock();
+		}
+		if (wasHead) {
+			// The next one may have to compete in Redis now.
+			signalHead();
+		}
+		return true;
+	}
+
+	/**
+	 * Picks the head waiter for a hand-over and removes it from the queue.
+	 * @return the waiter, now {@code GRANTING}, or {@code null} if none is available
+	 */
+	@Nullable Waiter pickForHandOver() {
+		this.guard.lock();
+		try {
+			Waiter head = this.waiters.peekFirst();
+			if (head != null && head.transition(Waiter.State.WAITING, Waiter.State.GRANTING)) {
+				this.waiters.pollFirst();
+				return head;
+			}
+			return null;
+		}
+		finally {
+			this.guard.unlock();
+		}
+	}
+
+	/** A hand-over failed: the waiter goes back to the front of the queue and competes. */
+	void handOverFailed(Waiter waiter) {
+		this.guard.lock();
+		try {
+			waiter.transition(Waiter.State.GRANTING, Waiter.State.WAITING);
+			this.waiters.addFirst(waiter);
+		}
+		finally {
+			this.guard.unlock();
+		}
+		waiter.signal();
+	}
+
+	void signalHead() {
+		Waiter head;
+		this.guard.lock();
+		try {
+			head = this.waiters.peekFirst();
+		}
+		finally {
+			this.guard.unlock();
+		}
+		if (head != null) {
+			head.signal();
+		}
+	}
+
+	void signalAll() {
+		this.guard.lock();
+		try {
+			this.waiters.forEach(Waiter::signal);
+		}
+		finally {
+			this.guard.unlock();
+		}
+	}
+
+	boolean hasWaiters() {
+		this.guard.lock();
+		try {
+			return !this.waiters.isEmpty();
+		}
+		finally {
+			this.guard.unlock();
+		}
+	}
+
+}

@@ -1,0 +1,63 @@
+package io.github.distlock.redis;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.github.distlock.LockHandle;
+import io.github.distlock.support.LogSafe;
+
+/**
+ * One (possibly nested) hold of a {@link HeldLock}. Closing the outermost one releases the lock.
+ */
+final class RedisLockHandle implements LockHandle {
+
+	private final RedisLockService service;
+
+	private final HeldLock held;
+
+	private final AtomicBoolean closed = new AtomicBoolean();
+
+	RedisLockHandle(RedisLockService service, HeldLock held) {
+		this.service = service;
+		this.held = held;
+	}
+
+	@Override
+	public String lockId() {
+		return this.held.entry.lockId;
+	}
+
+	@Override
+	public long fencingToken() {
+		return this.held.fencingToken;
+	}
+
+	@Override
+	public boolean isHeld() {
+		return !this.closed.get() && this.held.isHeld();
+	}
+
+	@Override
+	public boolean extend(Duration leaseTime) {
+		return !this.closed.get() && this.service.extend(this.held, leaseTime);
+	}
+
+	@Override
+	public void close() {
+		close(Duration.ZERO);
+	}
+
+	@Override
+	public void close(Duration minHoldTime) {
+		if (this.closed.compareAndSet(false, true)) {
+			this.service.release(this.held, minHoldTime);
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "LockHandle[" + LogSafe.text(lockId()) + ", token " + fencingToken() + ", "
+				+ (isHeld() ? "held" : "not held") + "]";
+	}
+
+}

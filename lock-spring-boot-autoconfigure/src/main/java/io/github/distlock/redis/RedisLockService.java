@@ -1,0 +1,507 @@
+package io.github.distlock.redis;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import io.github.distlock.LockHandle;
+import io.github.distlock.support.LogSafe;
+import io.github.distlock.LockLostException;
+import io.github.distlock.LockNotAcquiredException;
+import io.github.distlock.LockService;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * {@link LockService} on Redis.
+ * <p>
+ * Acquire is one script: {@code SET NX PX} with a fresh 128-bit owner token plus the next fencing
+ * token. Release, renewal and hand-over are owner-checked scripts, so a holder whose lease ran out
+ * can never touch the next holder's lock. Waiting threads park and are woken by the release: by
+ * the local holder directly (who may hand the lock over without freeing it in Redis), or by a
+ * message on one shared pub/sub subscription; a bounded, jittered re-check covers lost messages
+ * and holders that died. No {@code synchronized} is held around a Redis call.
+ */
+public class RedisLockService implements LockService, DisposableBean {
+
+	private static final Log logger = LogFactory.getLog(RedisLockService.class);
+
+	/** Fallback re-check of a waiter when release messages are subscribed. */
+	private static final long SUBSCRIBED_RECHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+	/** Re-check of a waiter when no release messages can be received. */
+	private static final long UNSUBSCRIBED_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+	/**
+	 * Local hand-overs allowed in a row while a waiter of another instance is known to wait; then
+	 * the lock is freed so that it gets its turn. Bounds cross-instance unfairness to a few
+	 * critical sections.
+	 */
+	private static final int MAX_HAND_OVERS_WHILE_CONTENDED = 8;
+
+	private final LockKeys keys;
+
+	private final long leaseNanos;
+
+	private final RedisLockCommands commands;
+
+	private final OwnerTokens tokens = new OwnerTokens();
+
+	private final ConcurrentHashMap<String, LockEntry> entries = new ConcurrentHashMap<>();
+
+	private final LockRenewer renewer;
+
+	private final ReleaseSubscription releases;
+
+	private volatile boolean closed;
+
+	public RedisLockService(StringRedisTemplate redis, RedisLockSettings settings) {
+		this.keys = new LockKeys(settings.keyPrefix());
+		this.leaseNanos = settings.leaseTime().toNanos();
+		this.commands = new RedisLockCommands(redis, this.keys.releaseChannel(),
+				settings.fencingRetention().toMillis());
+		this.renewer = new LockRenewer(this.commands, this::lockLost);
+		this.releases = new ReleaseSubscription(redis.getRequiredConnectionFactory(), this.keys.releaseChannel(),
+				this::releaseAnnounced);
+	}
+
+	@Override
+	public Optional<LockHandle> tryLock(String lockId, Duration waitTime, @Nullable Duration leaseTime) {
+		checkArguments(lockId, waitTime, leaseTime);
+		if (this.closed) {
+			throw new IllegalStateException("The LockService has been shut down; lock '" + LogSafe.text(lockId)
+					+ "' cannot be acquired");
+		}
+		if (Thread.interrupted()) {
+			throw interrupted(lockId);
+		}
+		LockEntry entry = enter(this.keys.lockKey(lockId), lockId);
+		HeldLock acquired = null;
+		try {
+			HeldLock current = entry.holder();
+			if (current != null && current.owner == Thread.currentThread()
+					&& current.state() != HeldLock.State.RELEASED) {
+				return Optional.of(reenter(current));
+			}
+			acquired = acquire(entry, waitTime, (leaseTime != null) ? leaseTime.toNanos() : 0);
+			return (acquired != null) ? Optional.of(new RedisLockHandle(this, acquired)) : Optional.empty();
+		}
+		finally {
+			if (acquired == null) {
+				// Reentrant holds and failures: the outermost holder (if any) keeps the entry.
+				leave(entry);
+			}
+		}
+	}
+
+	@Override
+	public LockHandle lock(String lockId, Duration waitTime) {
+		return tryLock(lockId, waitTime, null).orElseThrow(() -> new LockNotAcquiredException(lockId,
+				"Lock '" + LogSafe.text(lockId) + "' was not acquired within " + waitTime));
+	}
+
+	@Override
+	public <T> T executeLocked(String lockId, Duration waitTime, Supplier<T> action) {
+		try (LockHandle handle = lock(lockId, waitTime)) {
+			return action.get();
+		}
+	}
+
+	@Override
+	public void runLocked(String lockId, Duration waitTime, Runnable action) {
+		try (LockHandle handle = lock(lockId, waitTime)) {
+			action.run();
+		}
+	}
+
+	@Override
+	public boolean isLocked(String lockId) {
+		checkLockId(lockId);
+		return this.commands.exists(this.keys.lockKey(lockId));
+	}
+
+	private RedisLockHandle reenter(HeldLock current) {
+		if (!current.isHeld()) {
+			throw new LockLostException(current.entry.lockId, "Lock '" + LogSafe.text(current.entry.lockId)
+					+ "' was lost while this thread held it (" + current.lostReason() + "); it cannot be re-entered");
+		}
+		current.depth.incrementAndGet();
+		return new RedisLockHandle(this, current);
+	}
+
+	private @Nullable HeldLock acquire(LockEntry entry, Duration waitTime, long fixedLeaseNanos) {
+		long deadline = System.nanoTime() + saturatedNanos(waitTime);
+		long holderTtlMillis = -1;
+		if (entry.isFree()) {
+			Attempt attempt = attempt(entry, fixedLeaseNanos);
+			if (attempt.held != null) {
+				return attempt.held;
+			}
+			holderTtlMillis = attempt.holderTtlMillis;
+		}
+		if (System.nanoTime() - deadline >= 0) {
+			return null;
+		}
+		Waiter waiter = new Waiter(Thread.currentThread(), fixedLeaseNanos);
+		entry.enqueue(waiter);
+		// Subscribed before the next attempt, so a release after that attempt is never missed.
+		boolean subscribed = this.releases.ensureActive(deadline);
+		boolean interrupted = false;
+		boolean success = false;
+		try {
+			while (true) {
+				if (waiter.state() == Waiter.State.GRANTED) {
+					HeldLock granted = waiter.granted();
+					success = !interrupted;
+					if (interrupted) {
+						// Interrupted while the lock was handed over: give it back, report the interrupt.
+						// (tryLock leaves the entry for this thread; releaseOutermost does not.)
+						granted.depth.set(0);
+						releaseOutermost(granted, Duration.ZERO);
+						throw interrupted(entry.lockId);
+					}
+					return granted;
+				}
+				if (!interrupted && !this.closed && entry.isHead(waiter) && !entry.hasLiveHolder()
+						&& waiter.transition(Waiter.State.WAITING, Waiter.State.ATTEMPTING)) {
+					Attempt attempt;
+					try {
+						attempt = attempt(entry, fixedLeaseNanos);
+					}
+					catch (RuntimeException ex) {
+						waiter.transition(Waiter.State.ATTEMPTING, Waiter.State.WAITING);
+						throw ex;
+					}
+					if (attempt.held != null) {
+						// Never WAITING again, so no releaser can pick it for a hand-over meanwhile.
+						waiter.transition(Waiter.State.ATTEMPTING, Waiter.State.ACQUIRED);
+						entry.dequeue(waiter);
+						success = true;
+						return attempt.held;
+					}
+					waiter.transition(Waiter.State.ATTEMPTING, Waiter.State.WAITING);
+					holderTtlMillis = attempt.holderTtlMillis;
+				}
+				long now = System.nanoTime();
+				if (interrupted || this.closed || now - deadline >= 0) {
+					if (entry.cancel(waiter)) {
+						if (interrupted) {
+							throw interrupted(entry.lockId);
+						}
+						if (this.closed) {
+							throw new LockNotAcquiredException(entry.lockId, "The LockService shut down while waiting for lock '"
+									+ LogSafe.text(entry.lockId) + "'");
+						}
+						return null;
+					}
+					// A hand-over to this waiter is in flight; its outcome arrives within one round trip.
+					waiter.park(TimeUnit.MILLISECONDS.toNanos(10));
+					continue;
+				}
+				waiter.park(Math.min(deadline - now, recheckNanos(holderTtlMillis, subscribed)));
+				holderTtlMillis = -1;
+				if (Thread.interrupted()) {
+					interrupted = true;
+				}
+				if (!subscribed) {
+					subscribed = this.releases.ensureActive(System.nanoTime());
+				}
+			}
+		}
+		finally {
+			if (!success && waiter.state() == Waiter.State.WAITING) {
+				// Redis failed during our own attempt: leave the queue before the exception propagates.
+				entry.cancel(waiter);
+			}
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	/**
+	 * One acquire round trip. An acquire whose reply arrives after the lease would already have run
+	 * out counts as not acquired and is undone.
+	 */
+	private Attempt attempt(LockEntry entry, long fixedLeaseNanos) {
+		long lease = (fixedLeaseNanos > 0) ? fixedLeaseNanos : this.leaseNanos;
+		String owner = this.tokens.next();
+		long sentAt = System.nanoTime();
+		long reply;
+		try {
+			reply = this.commands.acquire(entry.key, owner, toMillis(lease));
+		}
+		catch (RuntimeException ex) {
+			// The command may still be applied after we gave up: remove it if so.
+			releaseLater(entry.key, owner);
+			throw ex;
+		}
+		if (reply <= 0) {
+			return new Attempt(null, -1 - reply);
+		}
+		if (System.nanoTime() - sentAt >= lease) {
+			releaseLater(entry.key, owner);
+			if (logger.isDebugEnabled()) {
+				logger.debug("Acquired lock '" + LogSafe.text(entry.lockId) + "' only after its lease had run out; undone");
+			}
+			return new Attempt(null, 0);
+		}
+		HeldLock held = new HeldLock(entry, owner, reply, Thread.currentThread(), lease, fixedLeaseNanos == 0, sentAt);
+		entry.acquiredFromRedis(held);
+		if (held.autoRenewed) {
+			this.renewer.start(held);
+		}
+		if (logger.isDebugEnabled()) {
+			logger.debug("Acquired lock '" + LogSafe.text(entry.lockId) + "', fencing token " + reply);
+		}
+		return new Attempt(held, -1);
+	}
+
+	boolean extend(HeldLock held, Duration leaseTime) {
+		if (leaseTime == null || leaseTime.compareTo(Duration.ofMillis(1)) < 0) {
+			throw new IllegalArgumentException("leaseTime must be at least 1ms, but was " + leaseTime);
+		}
+		if (!held.isHeld()) {
+			return false;
+		}
+		long sentAt = System.nanoTime();
+		if (this.commands.expire(held.entry.key, held.ownerToken, leaseTime.toMillis())) {
+			held.leaseResetAt(sentAt, leaseTime.toNanos());
+			return true;
+		}
+		lockLost(held, "extend found the lock key expired or owned by another instance");
+		return false;
+	}
+
+	void release(HeldLock held, Duration minHoldTime) {
+		if (held.depth.decrementAndGet() > 0) {
+			if (!held.isHeld()) {
+				throw lost(held, held.lostReason());
+			}
+			return;
+		}
+		// An interrupted holder's release must still reach Redis.
+		boolean interrupted = Thread.interrupted();
+		try {
+			releaseOutermost(held, minHoldTime);
+		}
+		finally {
+			leave(held.entry);
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	private void releaseOutermost(HeldLock held, Duration minHoldTime) {
+		LockEntry entry = held.entry;
+		String lostReason = held.isHeld() ? null : held.lostReason();
+		held.markReleased();
+		if (lostReason != null) {
+			// Remove our key if it is still ours; never anyone else's.
+			releaseQuietly(entry.key, held.ownerToken);
+			entry.holderGone(held);
+			throw lost(held, lostReason);
+		}
+		long keepNanos = minHoldTime.toNanos() - (System.nanoTime() - held.acquiredAtNanos);
+		if (keepNanos > 0) {
+			boolean owned = this.commands.expire(entry.key, held.ownerToken, toMillis(keepNanos));
+			entry.holderGone(held);
+			if (!owned) {
+				throw lost(held, "the lock key had expired or was owned by another instance at release");
+			}
+			return;
+		}
+		Waiter next = entry.pickForHandOver();
+		if (next != null) {
+			handOver(held, next);
+			return;
+		}
+		boolean owned;
+		try {
+			owned = this.commands.release(entry.key, held.ownerToken);
+		}
+		catch (RuntimeException ex) {
+			entry.holderGone(held);
+			logger.warn("Could not release lock '" + LogSafe.text(entry.lockId)
+					+ "'; it expires with its lease: " + ex);
+			return;
+		}
+		entry.holderGone(held);
+		if (!owned) {
+			throw lost(held, "the lock key had expired or was owned by another instance at release");
+		}
+	}
+
+	/**
+	 * Hands the lock to a waiter of this instance in one round trip, without freeing it in Redis.
+	 */
+	private void handOver(HeldLock held, Waiter next) {
+		LockEntry entry = held.entry;
+		long lease = (next.fixedLeaseNanos > 0) ? next.fixedLeaseNanos : this.leaseNanos;
+		String newOwner = this.tokens.next();
+		boolean mayStayLocal = entry.handOversSinceRedis() < MAX_HAND_OVERS_WHILE_CONTENDED;
+		long sentAt = System.nanoTime();
+		long reply;
+		try {
+			reply = this.commands.handOver(entry.key, held.ownerToken, newOwner, toMillis(lease), mayStayLocal);
+		}
+		catch (RuntimeException ex) {
+			releaseLater(entry.key, newOwner);
+			entry.holderGone(held);
+			entry.handOverFailed(next);
+			logger.warn("Could not release lock '" + LogSafe.text(entry.lockId)
+					+ "'; it expires with its lease: " + ex);
+			return;
+		}
+		if (reply > 0 && System.nanoTime() - sentAt < lease) {
+			HeldLock successor = new HeldLock(entry, newOwner, reply, next.thread, lease, next.fixedLeaseNanos == 0,
+					sentAt);
+			entry.handedOver(successor);
+			if (successor.autoRenewed) {
+				this.renewer.start(successor);
+			}
+			next.grant(successor);
+			return;
+		}
+		if (reply > 0) {
+			// Handed over only after the new lease had run out.
+			releaseLater(entry.key, newOwner);
+		}
+		entry.holderGone(held);
+		entry.handOverFailed(next);
+		if (reply == 0) {
+			throw lost(held, "the lock key had expired or was owned by another instance at release");
+		}
+	}
+
+	/** Called when renewal or extend finds the lock gone. */
+	private void lockLost(HeldLock held, String reason) {
+		if (held.markLost(reason)) {
+			logger.info("Lost lock '" + LogSafe.text(held.entry.lockId) + "': " + reason);
+			held.entry.signalHead();
+		}
+	}
+
+	private void releaseAnnounced(String key) {
+		LockEntry entry = this.entries.get(key);
+		if (entry != null) {
+			entry.signalHead();
+		}
+	}
+
+	private void releaseQuietly(String key, String owner) {
+		try {
+			this.commands.release(key, owner);
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Owner-checked clean-up of a lost lock failed; it expires with its lease", ex);
+		}
+	}
+
+	/** Clean-up after an ambiguous command, off the caller's thread. */
+	private void releaseLater(String key, String owner) {
+		this.renewer.execute(() -> releaseQuietly(key, owner));
+	}
+
+	private LockEntry enter(String key, String lockId) {
+		return this.entries.compute(key, (k, existing) -> {
+			LockEntry entry = (existing != null) ? existing : new LockEntry(k, lockId);
+			entry.users++;
+			return entry;
+		});
+	}
+
+	private void leave(LockEntry entry) {
+		this.entries.computeIfPresent(entry.key, (k, existing) -> (existing == entry && --existing.users == 0) ? null
+				: existing);
+	}
+
+	/** Number of lock ids this instance tracks (held or waited for); 0 when idle. */
+	int trackedLockCount() {
+		return this.entries.size();
+	}
+
+	private static long recheckNanos(long holderTtlMillis, boolean subscribed) {
+		ThreadLocalRandom random = ThreadLocalRandom.current();
+		long bound = subscribed ? SUBSCRIBED_RECHECK_NANOS : UNSUBSCRIBED_RECHECK_NANOS;
+		long delay = bound / 2 + random.nextLong(bound / 2 + 1);
+		if (holderTtlMillis >= 0) {
+			// The holder's lease ends then at the latest, and a holder that died publishes nothing.
+			long untilExpiry = TimeUnit.MILLISECONDS.toNanos(holderTtlMillis);
+			delay = Math.min(delay, untilExpiry + random.nextLong(untilExpiry / 10 + 1) + 100_000);
+		}
+		return delay;
+	}
+
+	private LockLostException lost(HeldLock held, @Nullable String reason) {
+		return new LockLostException(held.entry.lockId,
+				"Lock '" + LogSafe.text(held.entry.lockId) + "' was lost before it was released: " + reason);
+	}
+
+	private static LockNotAcquiredException interrupted(String lockId) {
+		Thread.currentThread().interrupt();
+		return new LockNotAcquiredException(lockId,
+				"Interrupted while waiting for lock '" + LogSafe.text(lockId) + "'", new InterruptedException());
+	}
+
+	private static void checkArguments(String lockId, Duration waitTime, @Nullable Duration leaseTime) {
+		checkLockId(lockId);
+		if (waitTime == null || waitTime.isNegative()) {
+			throw new IllegalArgumentException("waitTime of lock '" + LogSafe.text(lockId)
+					+ "' must not be null or negative, but was " + waitTime);
+		}
+		if (leaseTime != null && leaseTime.compareTo(Duration.ofMillis(1)) < 0) {
+			throw new IllegalArgumentException("leaseTime of lock '" + LogSafe.text(lockId)
+					+ "' must be at least 1ms (or null for an auto-renewed lease), but was " + leaseTime);
+		}
+	}
+
+	private static void checkLockId(String lockId) {
+		if (lockId == null || lockId.isEmpty()) {
+			throw new IllegalArgumentException("lockId must not be null or empty");
+		}
+	}
+
+	private static long saturatedNanos(Duration duration) {
+		try {
+			return Math.min(duration.toNanos(), Long.MAX_VALUE / 4);
+		}
+		catch (ArithmeticException ex) {
+			return Long.MAX_VALUE / 4;
+		}
+	}
+
+	private static long toMillis(long nanos) {
+		return Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos));
+	}
+
+	/**
+	 * Releases every lock this instance holds (owner-checked) and stops renewal; threads still
+	 * holding one get {@link LockLostException} when they close it.
+	 */
+	@Override
+	public void destroy() {
+		this.closed = true;
+		this.releases.close();
+		for (LockEntry entry : this.entries.values()) {
+			HeldLock held = entry.holder();
+			if (held != null && held.markLost("released when the LockService shut down")) {
+				releaseQuietly(entry.key, held.ownerToken);
+			}
+			entry.signalAll();
+		}
+		this.renewer.close();
+	}
+
+	private record Attempt(@Nullable HeldLock held, long holderTtlMillis) {
+	}
+
+}

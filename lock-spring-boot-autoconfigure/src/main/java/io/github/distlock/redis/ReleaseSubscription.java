@@ -1,0 +1,128 @@
+package io.github.distlock.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.Message;
+import org.springframework.data.redis.connection.MessageListener;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * The one pub/sub subscription of this instance to the release channel, opened when the first
+ * thread has to wait and kept until shutdown. Waiters are woken by it instead of polling.
+ * <p>
+ * Only Lettuce confirms a subscription without blocking the subscribing thread, so with other
+ * clients no subscription is made and waiters fall back to short re-checks. Lettuce re-subscribes
+ * after a reconnect by itself; a message lost meanwhile is covered by the waiters' bounded
+ * fallback re-check.
+ */
+final class ReleaseSubscription implements MessageListener, AutoCloseable {
+
+	private static final Log logger = LogFactory.getLog(ReleaseSubscription.class);
+
+	private static final long RETRY_AFTER_FAILURE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+	private final RedisConnectionFactory connectionFactory;
+
+	private final byte[] channel;
+
+	private final Consumer<String> onRelease;
+
+	private final boolean supported;
+
+	private final ReentrantLock opening = new ReentrantLock();
+
+	private volatile @Nullable RedisConnection connection;
+
+	private volatile long nextAttemptNanos = System.nanoTime();
+
+	private volatile boolean closed;
+
+	ReleaseSubscription(RedisConnectionFactory connectionFactory, String channel, Consumer<String> onRelease) {
+		this.connectionFactory = connectionFactory;
+		this.channel = channel.getBytes(StandardCharsets.UTF_8);
+		this.onRelease = onRelease;
+		this.supported = connectionFactory.getClass().getName()
+			.startsWith("org.springframework.data.redis.connection.lettuce.");
+	}
+
+	/**
+	 * Makes sure the subscription is confirmed, waiting at most until {@code deadlineNanos}.
+	 * @return whether releases will be announced to this instance
+	 */
+	boolean ensureActive(long deadlineNanos) {
+		if (this.connection != null) {
+			return true;
+		}
+		if (!this.supported || this.closed || System.nanoTime() - this.nextAttemptNanos < 0) {
+			return false;
+		}
+		try {
+			if (!this.opening.tryLock(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+				return false;
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+		try {
+			if (this.connection == null && !this.closed && System.nanoTime() - this.nextAttemptNanos >= 0) {
+				open();
+			}
+			return this.connection != null;
+		}
+		finally {
+			this.opening.unlock();
+		}
+	}
+
+	private void open() {
+		RedisConnection opened = null;
+		try {
+			opened = this.connectionFactory.getConnection();
+			// Lettuce returns once Redis confirmed the subscription.
+			opened.subscribe(this, this.channel);
+			this.connection = opened;
+		}
+		catch (RuntimeException ex) {
+			this.nextAttemptNanos = System.nanoTime() + RETRY_AFTER_FAILURE_NANOS;
+			logger.warn("Could not subscribe to lock releases; waiters re-check periodically instead: " + ex);
+			if (opened != null) {
+				closeQuietly(opened);
+			}
+		}
+	}
+
+	@Override
+	public void onMessage(Message message, byte @Nullable [] pattern) {
+		this.onRelease.accept(new String(message.getBody(), StandardCharsets.UTF_8));
+	}
+
+	@Override
+	public void close() {
+		this.closed = true;
+		RedisConnection current = this.connection;
+		this.connection = null;
+		if (current != null) {
+			closeQuietly(current);
+		}
+	}
+
+	private static void closeQuietly(RedisConnection connection) {
+		try {
+			connection.close();
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Closing the release subscription failed", ex);
+		}
+	}
+
+}

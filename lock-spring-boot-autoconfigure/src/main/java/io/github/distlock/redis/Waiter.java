@@ -1,0 +1,80 @@
+package io.github.distlock.redis;
+
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A thread of this instance waiting for a lock. It parks until signalled (release seen locally or
+ * announced by Redis), handed the lock by the local holder, or its fallback re-check or deadline
+ * comes.
+ */
+final class Waiter {
+
+	enum State {
+
+		/** Parked or about to be; may be picked for a hand-over. */
+		WAITING,
+		/** Trying to acquire in Redis itself; not available for a hand-over. */
+		ATTEMPTING,
+		/** Picked by the releasing holder; the hand-over is in flight. */
+		GRANTING,
+		/** Holds the lock: {@link #granted} is set. */
+		GRANTED,
+		/** Acquired the lock in Redis itself and left the queue. */
+		ACQUIRED,
+		/** Gave up (deadline or interrupt). */
+		CANCELLED
+
+	}
+
+	final Thread thread;
+
+	/** Fixed lease asked for, or 0 for an auto-renewed lease. */
+	final long fixedLeaseNanos;
+
+	private final AtomicReference<State> state = new AtomicReference<>(State.WAITING);
+
+	private volatile boolean signalled;
+
+	private volatile @Nullable HeldLock granted;
+
+	Waiter(Thread thread, long fixedLeaseNanos) {
+		this.thread = thread;
+		this.fixedLeaseNanos = fixedLeaseNanos;
+	}
+
+	State state() {
+		return this.state.get();
+	}
+
+	boolean transition(State from, State to) {
+		return this.state.compareAndSet(from, to);
+	}
+
+	void signal() {
+		this.signalled = true;
+		LockSupport.unpark(this.thread);
+	}
+
+	/** Called by the releasing holder after a successful hand-over. */
+	void grant(HeldLock held) {
+		this.granted = held;
+		this.state.set(State.GRANTED);
+		LockSupport.unpark(this.thread);
+	}
+
+	@Nullable HeldLock granted() {
+		return this.granted;
+	}
+
+	/** Parks unless signalled since the last call; returns early on signal, grant or interrupt. */
+	void park(long nanos) {
+		if (!this.signalled && this.state.get() != State.GRANTED) {
+			LockSupport.parkNanos(this, nanos);
+		}
+		this.signalled = false;
+	}
+
+}
