@@ -115,8 +115,9 @@ public class AnnotationLockOperationSource implements LockOperationSource, Embed
 		}
 		String asyncType = asyncReturnType(method.getReturnType());
 		if (asyncType != null) {
-			throw invalid(method, "it returns " + asyncType + ": the lock would be released when the method returns,"
-					+ " while its work still runs; lock the synchronous work inside instead");
+			throw invalid(method, "it returns " + method.getReturnType().getSimpleName() + " (a " + asyncType
+					+ "): the lock would be released when the method returns, while its work still runs; lock the"
+					+ " synchronous work inside instead");
 		}
 		String name = resolve(method, "name", annotation.name());
 		if (name.isEmpty()) {

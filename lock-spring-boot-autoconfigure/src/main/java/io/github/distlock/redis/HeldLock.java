@@ -2,6 +2,7 @@ package io.github.distlock.redis;
 
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.jspecify.annotations.Nullable;
 
@@ -38,7 +39,7 @@ final class HeldLock {
 
 	private volatile long deadlineNanos;
 
-	private volatile State state = State.HELD;
+	private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
 
 	private volatile @Nullable String lostReason;
 
@@ -60,11 +61,11 @@ final class HeldLock {
 	}
 
 	boolean isHeld() {
-		return this.state == State.HELD && System.nanoTime() - this.deadlineNanos < 0;
+		return this.state.get() == State.HELD && System.nanoTime() - this.deadlineNanos < 0;
 	}
 
 	State state() {
-		return this.state;
+		return this.state.get();
 	}
 
 	/** A lease reset whose command was sent at {@code sentAtNanos} succeeded. */
@@ -80,43 +81,36 @@ final class HeldLock {
 	 * @return {@code true} if this call moved the lock from held to lost
 	 */
 	boolean markLost(String reason) {
-		synchronized (this) {
-			if (this.state != State.HELD) {
-				return false;
-			}
-			this.lostReason = reason;
-			this.state = State.LOST;
+		this.lostReason = reason;
+		if (!this.state.compareAndSet(State.HELD, State.LOST)) {
+			return false;
 		}
 		cancelRenewal();
 		return true;
 	}
 
 	/**
-	 * @return {@code true} if the lock was still held (or at least not known lost) until now
+	 * Ends the hold; renewal stops at once.
 	 */
-	boolean markReleased() {
-		synchronized (this) {
-			if (this.state == State.RELEASED) {
-				return false;
-			}
-			boolean wasHeld = this.state == State.HELD;
-			this.state = State.RELEASED;
+	void markReleased() {
+		if (this.state.getAndSet(State.RELEASED) != State.RELEASED) {
 			cancelRenewal();
-			return wasHeld;
 		}
 	}
 
 	@Nullable String lostReason() {
-		String reason = this.lostReason;
-		if (reason == null && System.nanoTime() - this.deadlineNanos >= 0) {
+		if (this.state.get() == State.LOST && this.lostReason != null) {
+			return this.lostReason;
+		}
+		if (System.nanoTime() - this.deadlineNanos >= 0) {
 			return "lease expired before it was renewed or released";
 		}
-		return reason;
+		return this.lostReason;
 	}
 
 	void renewal(@Nullable ScheduledFuture<?> renewal) {
 		this.renewal = renewal;
-		if (this.state != State.HELD && renewal != null) {
+		if (this.state.get() != State.HELD && renewal != null) {
 			renewal.cancel(false);
 		}
 	}

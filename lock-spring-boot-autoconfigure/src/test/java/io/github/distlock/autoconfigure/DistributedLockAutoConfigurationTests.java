@@ -1,0 +1,228 @@
+package io.github.distlock.autoconfigure;
+
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import com.jayway.jsonpath.JsonPath;
+import io.github.distlock.DistributedLock;
+import io.github.distlock.LockHandle;
+import io.github.distlock.LockService;
+import io.github.distlock.interceptor.DistributedLockAdvisor;
+import io.github.distlock.interceptor.DistributedLockInterceptor;
+import io.github.distlock.interceptor.LockOperationSource;
+import io.github.distlock.redis.RedisLockService;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Which beans the auto-configuration contributes, and when it backs off. Nothing here talks to
+ * Redis: connections are opened lazily.
+ */
+class DistributedLockAutoConfigurationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, AopAutoConfiguration.class,
+				DistributedLockAutoConfiguration.class));
+
+	@Test
+	void contributesTheLockServiceAndTheInterception() {
+		this.contextRunner.run((context) -> {
+			assertThat(context).hasSingleBean(LockService.class)
+				.hasSingleBean(RedisLockService.class)
+				.hasSingleBean(LockOperationSource.class)
+				.hasSingleBean(DistributedLockInterceptor.class)
+				.hasSingleBean(DistributedLockAdvisor.class);
+			assertThat(context.getBean(DistributedLockAdvisor.class).getOrder())
+				.isEqualTo(DistributedLockProperties.DEFAULT_ORDER);
+		});
+	}
+
+	@Test
+	void backsOffFromAUserLockService() {
+		this.contextRunner.withUserConfiguration(UserLockServiceConfiguration.class).run((context) -> {
+			assertThat(context).hasSingleBean(LockService.class).doesNotHaveBean(RedisLockService.class);
+			assertThat(context.getBean(LockService.class)).isSameAs(UserLockServiceConfiguration.SERVICE);
+			assertThat(context).hasSingleBean(DistributedLockAdvisor.class);
+		});
+	}
+
+	@Test
+	void backsOffFromUserInterceptionBeans() {
+		this.contextRunner.withUserConfiguration(UserOperationSourceConfiguration.class).run((context) -> {
+			assertThat(context).hasSingleBean(LockOperationSource.class);
+			assertThat(context.getBean(LockOperationSource.class)).isSameAs(UserOperationSourceConfiguration.SOURCE);
+		});
+	}
+
+	@Test
+	void canBeDisabledAndThenAnnotatedMethodsRunUnintercepted() {
+		this.contextRunner.withPropertyValues("distributed-lock.enabled=false")
+			.withBean(Annotated.class)
+			.run((context) -> {
+				assertThat(context).doesNotHaveBean(LockService.class)
+					.doesNotHaveBean(DistributedLockAdvisor.class)
+					.doesNotHaveBean(DistributedLockProperties.class);
+				Annotated annotated = context.getBean(Annotated.class);
+				assertThat(AopUtils.isAopProxy(annotated)).isFalse();
+				assertThat(annotated.run()).isEqualTo("ran");
+			});
+	}
+
+	@Test
+	void annotatedBeansAreProxiedWhenEnabled() {
+		this.contextRunner.withBean(Annotated.class).run((context) -> {
+			assertThat(AopUtils.isAopProxy(context.getBean(Annotated.class))).isTrue();
+		});
+	}
+
+	@Test
+	void backsOffWithoutSpringDataRedis() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(StringRedisTemplate.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(LockService.class)
+				.doesNotHaveBean(DistributedLockAdvisor.class));
+	}
+
+	@Test
+	void noLockServiceWithoutAConnectionFactory() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class))
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(LockService.class));
+	}
+
+	@Test
+	void propertiesAreBound() {
+		this.contextRunner
+			.withPropertyValues("distributed-lock.key-prefix=shop:locks:", "distributed-lock.wait-time=2s",
+					"distributed-lock.lease-time=1m", "distributed-lock.fencing-retention=5m",
+					"distributed-lock.order=42")
+			.run((context) -> {
+				DistributedLockProperties properties = context.getBean(DistributedLockProperties.class);
+				assertThat(properties.getKeyPrefix()).isEqualTo("shop:locks:");
+				assertThat(properties.getWaitTime()).isEqualTo(Duration.ofSeconds(2));
+				assertThat(properties.getLeaseTime()).isEqualTo(Duration.ofMinutes(1));
+				assertThat(properties.getFencingRetention()).isEqualTo(Duration.ofMinutes(5));
+				assertThat(context.getBean(DistributedLockAdvisor.class).getOrder()).isEqualTo(42);
+			});
+	}
+
+	@Test
+	void badPropertiesFailWithTheirName() {
+		this.contextRunner.withPropertyValues("distributed-lock.key-prefix=locks{x}:")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("distributed-lock.key-prefix"));
+		this.contextRunner.withPropertyValues("distributed-lock.wait-time=-1s")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("distributed-lock.wait-time"));
+		this.contextRunner.withPropertyValues("distributed-lock.lease-time=0")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("distributed-lock.lease-time"));
+	}
+
+	@Test
+	void everyPropertyHasADescriptionInTheMetadata() throws Exception {
+		String metadata;
+		try (InputStream in = new ClassPathResource("META-INF/spring-configuration-metadata.json").getInputStream()) {
+			metadata = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+		}
+		List<String> names = JsonPath.read(metadata, "$.properties[*].name");
+		List<String> descriptions = JsonPath.read(metadata, "$.properties[*].description");
+		assertThat(names).containsExactlyInAnyOrder("distributed-lock.enabled", "distributed-lock.key-prefix",
+				"distributed-lock.wait-time", "distributed-lock.lease-time", "distributed-lock.fencing-retention",
+				"distributed-lock.order");
+		assertThat(descriptions).hasSameSizeAs(names).allSatisfy((description) -> assertThat(description).isNotBlank());
+	}
+
+	static class Annotated {
+
+		@DistributedLock
+		public String run() {
+			return "ran";
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserLockServiceConfiguration {
+
+		static final LockService SERVICE = new LockService() {
+
+			@Override
+			public Optional<LockHandle> tryLock(String lockId, Duration waitTime, @Nullable Duration leaseTime) {
+				return Optional.empty();
+			}
+
+			@Override
+			public LockHandle lock(String lockId, Duration waitTime) {
+				throw new UnsupportedOperationException();
+			}
+
+			@Override
+			public <T> T executeLocked(String lockId, Duration waitTime, java.util.function.Supplier<T> action) {
+				throw new UnsupportedOperationException();
+			}
+
+			@Override
+			public void runLocked(String lockId, Duration waitTime, Runnable action) {
+				throw new UnsupportedOperationException();
+			}
+
+			@Override
+			public boolean isLocked(String lockId) {
+				return false;
+			}
+
+		};
+
+		@Bean
+		LockService userLockService() {
+			return SERVICE;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserOperationSourceConfiguration {
+
+		static final LockOperationSource SOURCE = new LockOperationSource() {
+
+			@Override
+			public boolean isCandidateClass(Class<?> targetClass) {
+				return false;
+			}
+
+			@Override
+			public io.github.distlock.interceptor.@Nullable LockOperation getLockOperation(java.lang.reflect.Method method,
+					@Nullable Class<?> targetClass) {
+				return null;
+			}
+
+		};
+
+		@Bean
+		LockOperationSource userLockOperationSource() {
+			return SOURCE;
+		}
+
+	}
+
+}

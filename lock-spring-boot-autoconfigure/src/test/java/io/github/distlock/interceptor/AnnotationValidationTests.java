@@ -1,0 +1,213 @@
+package io.github.distlock.interceptor;
+
+import java.util.concurrent.CompletableFuture;
+
+import io.github.distlock.DistributedLock;
+import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every bad {@link DistributedLock @DistributedLock} fails the application context at startup,
+ * naming the method and the attribute. No Redis is needed: nothing connects before the failure.
+ */
+class AnnotationValidationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner().withConfiguration(
+			AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class, DataRedisAutoConfiguration.class,
+					AopAutoConfiguration.class, DistributedLockAutoConfiguration.class));
+
+	static Iterable<Arguments> badAnnotations() {
+		return java.util.List.of(
+				Arguments.of(UnparsableKey.class, "key '#sku +'", "not a valid SpEL"),
+				Arguments.of(UnknownParameter.class, "key '#nope'", "'nope' that does not exist"),
+				Arguments.of(TypeReferenceKey.class, "key 'T(java.lang.Runtime)", "type reference"),
+				Arguments.of(ConstructorKey.class, "key 'new java.util.Date()'", "constructor"),
+				Arguments.of(BeanReferenceKey.class, "key '@inventory'", "bean reference"),
+				Arguments.of(MethodCallKey.class, "key '#sku.toUpperCase()'", "method call"),
+				Arguments.of(AssignmentKey.class, "key '#sku = 'x''", "assignment"),
+				Arguments.of(OverlongKey.class, "key '", "at most 500"),
+				Arguments.of(UnparsableWait.class, "waitTime '5 parsecs'", "not a duration"),
+				Arguments.of(NegativeWait.class, "waitTime '-1s'", "negative"),
+				Arguments.of(AbsurdWait.class, "waitTime '2d'", "longer than 24 hours"),
+				Arguments.of(ZeroLease.class, "leaseTime '0'", "at least 1ms"),
+				Arguments.of(NegativeMinHold.class, "minHoldTime '-5s'", "negative"),
+				Arguments.of(MinHoldLongerThanLease.class, "minHoldTime '10s'", "longer than leaseTime"),
+				Arguments.of(UnresolvableName.class, "name '${no.such.property}'", "could not be resolved"),
+				Arguments.of(AsyncReturn.class, "returns CompletableFuture", "released when the method returns"),
+				Arguments.of(FinalMethod.class, "the method is final", "cannot intercept"));
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("badAnnotations")
+	void failsAtStartupNamingMethodAndAttribute(Class<?> beanClass, String attribute, String reason) {
+		this.contextRunner.withBean(beanClass).run((context) -> {
+			assertThat(context).hasFailed();
+			Throwable failure = context.getStartupFailure();
+			while (failure.getCause() != null && !(failure instanceof IllegalStateException
+					&& failure.getMessage().startsWith("Invalid @DistributedLock"))) {
+				failure = failure.getCause();
+			}
+			assertThat(failure.getMessage()).startsWith("Invalid @DistributedLock on " + beanClass.getName() + ".")
+				.contains(attribute)
+				.contains(reason);
+		});
+	}
+
+	static class UnparsableKey {
+
+		@DistributedLock(key = "#sku +")
+		public void run(String sku) {
+		}
+
+	}
+
+	static class UnknownParameter {
+
+		public void fine() {
+		}
+
+		@DistributedLock(key = "#nope")
+		public void run(String sku) {
+		}
+
+	}
+
+	static class TypeReferenceKey {
+
+		@DistributedLock(key = "T(java.lang.Runtime).getRuntime().exec('touch /tmp/x')")
+		public void run(String sku) {
+		}
+
+	}
+
+	static class ConstructorKey {
+
+		@DistributedLock(key = "new java.util.Date()")
+		public void run(String sku) {
+		}
+
+	}
+
+	static class BeanReferenceKey {
+
+		@DistributedLock(key = "@inventory")
+		public void run(String sku) {
+		}
+
+	}
+
+	static class MethodCallKey {
+
+		@DistributedLock(key = "#sku.toUpperCase()")
+		public void run(String sku) {
+		}
+
+	}
+
+	static class AssignmentKey {
+
+		@DistributedLock(key = "#sku = 'x'")
+		public void run(String sku) {
+		}
+
+	}
+
+	static class OverlongKey {
+
+		@DistributedLock(key = "#sku + '" + "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+				+ "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+				+ "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+				+ "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+				+ "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'")
+		public void run(String sku) {
+		}
+
+	}
+
+	static class UnparsableWait {
+
+		@DistributedLock(waitTime = "5 parsecs")
+		public void run() {
+		}
+
+	}
+
+	static class NegativeWait {
+
+		@DistributedLock(waitTime = "-1s")
+		public void run() {
+		}
+
+	}
+
+	static class AbsurdWait {
+
+		@DistributedLock(waitTime = "2d")
+		public void run() {
+		}
+
+	}
+
+	static class ZeroLease {
+
+		@DistributedLock(leaseTime = "0")
+		public void run() {
+		}
+
+	}
+
+	static class NegativeMinHold {
+
+		@DistributedLock(minHoldTime = "-5s")
+		public void run() {
+		}
+
+	}
+
+	static class MinHoldLongerThanLease {
+
+		@DistributedLock(leaseTime = "5s", minHoldTime = "10s")
+		public void run() {
+		}
+
+	}
+
+	static class UnresolvableName {
+
+		@DistributedLock(name = "${no.such.property}")
+		public void run() {
+		}
+
+	}
+
+	static class AsyncReturn {
+
+		@DistributedLock
+		public CompletableFuture<String> run() {
+			return CompletableFuture.completedFuture("x");
+		}
+
+	}
+
+	static class FinalMethod {
+
+		public void fine() {
+		}
+
+		@DistributedLock
+		public final void run() {
+		}
+
+	}
+
+}
