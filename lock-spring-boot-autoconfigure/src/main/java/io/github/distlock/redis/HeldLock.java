@@ -45,6 +45,9 @@ final class HeldLock {
 
 	private volatile @Nullable ScheduledFuture<?> renewal;
 
+	/** Whether the last renewal attempt failed (and the lease is running out). */
+	volatile boolean renewalFailing;
+
 	/** Nested holds on the owner thread; 1 for the outermost. */
 	final AtomicInteger depth = new AtomicInteger(1);
 

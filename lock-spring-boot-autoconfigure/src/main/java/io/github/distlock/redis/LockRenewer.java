@@ -1,8 +1,8 @@
 package io.github.distlock.redis;
 
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BiConsumer;
 
 import io.github.distlock.support.LogSafe;
 import org.apache.commons.logging.Log;
@@ -12,6 +12,10 @@ import org.apache.commons.logging.LogFactory;
  * The watchdog: renews every auto-renewed lock of this instance about every third of its lease,
  * on one shared daemon thread. Renewal is owner-checked; when it finds the key gone or taken, or
  * keeps failing until the local deadline passed, the lock is marked lost at once.
+ * <p>
+ * A renewal call can block for the command timeout (Redis paused, network black-holed), so while
+ * one is in flight a second thread, which never does I/O, guards the lease deadline: the loss is
+ * signalled when the lease ends, not when the stuck call finally returns.
  */
 final class LockRenewer implements AutoCloseable {
 
@@ -22,20 +26,26 @@ final class LockRenewer implements AutoCloseable {
 
 	private final RedisLockCommands commands;
 
-	private final BiConsumer<HeldLock, String> onLost;
+	private final Outcomes outcomes;
 
-	private final ScheduledThreadPoolExecutor scheduler;
+	private final ScheduledThreadPoolExecutor scheduler = daemonScheduler("distlock-renewal");
 
-	LockRenewer(RedisLockCommands commands, BiConsumer<HeldLock, String> onLost) {
+	private final ScheduledThreadPoolExecutor deadlineGuard = daemonScheduler("distlock-lease-guard");
+
+	LockRenewer(RedisLockCommands commands, Outcomes outcomes) {
 		this.commands = commands;
-		this.onLost = onLost;
-		this.scheduler = new ScheduledThreadPoolExecutor(1, (runnable) -> {
-			Thread thread = new Thread(runnable, "distlock-renewal");
+		this.outcomes = outcomes;
+	}
+
+	private static ScheduledThreadPoolExecutor daemonScheduler(String name) {
+		ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (runnable) -> {
+			Thread thread = new Thread(runnable, name);
 			thread.setDaemon(true);
 			return thread;
 		});
-		// Cancelled renewals must not pile up in the queue until their time comes.
-		this.scheduler.setRemoveOnCancelPolicy(true);
+		// Cancelled tasks must not pile up in the queue until their time comes.
+		executor.setRemoveOnCancelPolicy(true);
+		return executor;
 	}
 
 	void start(HeldLock held) {
@@ -59,28 +69,39 @@ final class LockRenewer implements AutoCloseable {
 		if (held.state() != HeldLock.State.HELD) {
 			return;
 		}
+		ScheduledFuture<?> guard = this.deadlineGuard.schedule(() -> {
+			if (held.remainingNanos() <= 0) {
+				this.outcomes.lost(held, "renewal did not complete before the lease ran out");
+			}
+		}, Math.max(held.remainingNanos(), 0), TimeUnit.NANOSECONDS);
 		long sentAt = System.nanoTime();
 		try {
 			boolean owned = this.commands.expire(held.entry.key, held.ownerToken,
 					TimeUnit.NANOSECONDS.toMillis(held.leaseNanos));
 			if (owned) {
 				held.leaseResetAt(sentAt, held.leaseNanos);
+				held.renewalFailing = false;
 				schedule(held, interval(held));
 			}
 			else {
-				this.onLost.accept(held, "renewal found the lock key expired or owned by another instance");
+				this.outcomes.lost(held, "renewal found the lock key expired or owned by another instance");
 			}
 		}
 		catch (RuntimeException ex) {
+			held.renewalFailing = true;
+			this.outcomes.renewalFailed(held, ex);
+			if (logger.isDebugEnabled()) {
+				logger.debug("Renewal of lock '" + LogSafe.text(held.entry.lockId) + "' failed", ex);
+			}
 			if (held.remainingNanos() <= 0) {
-				this.onLost.accept(held, "renewal failed until the lease ran out: " + ex);
+				this.outcomes.lost(held, "renewal failed until the lease ran out: " + ex);
 			}
 			else {
-				if (logger.isDebugEnabled()) {
-					logger.debug("Renewal of lock '" + LogSafe.text(held.entry.lockId) + "' failed, retrying", ex);
-				}
 				schedule(held, Math.min(RETRY_NANOS, interval(held)));
 			}
+		}
+		finally {
+			guard.cancel(false);
 		}
 	}
 
@@ -91,6 +112,18 @@ final class LockRenewer implements AutoCloseable {
 	@Override
 	public void close() {
 		this.scheduler.shutdownNow();
+		this.deadlineGuard.shutdownNow();
+	}
+
+	/**
+	 * What renewal reports to the lock service.
+	 */
+	interface Outcomes {
+
+		void renewalFailed(HeldLock held, RuntimeException failure);
+
+		void lost(HeldLock held, String reason);
+
 	}
 
 }

@@ -51,6 +51,14 @@ final class RedisLockCommands {
 		return Boolean.TRUE.equals(this.redis.hasKey(key));
 	}
 
+	/**
+	 * @return remaining lease in ms, -1 for a key without expiry, -2 if absent
+	 */
+	long remainingMillis(String key) {
+		Long ttl = this.redis.getExpire(key, java.util.concurrent.TimeUnit.MILLISECONDS);
+		return (ttl != null) ? ttl : -2;
+	}
+
 	private static long run(Long reply) {
 		if (reply == null) {
 			// Only in a pipeline or transaction, which the lock never opens.

@@ -1,22 +1,29 @@
 package io.github.distlock.redis;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 import io.github.distlock.LockHandle;
-import io.github.distlock.support.LogSafe;
+import io.github.distlock.LockLostEvent;
 import io.github.distlock.LockLostException;
 import io.github.distlock.LockNotAcquiredException;
 import io.github.distlock.LockService;
+import io.github.distlock.support.LogSafe;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.ApplicationEventPublisherAware;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
@@ -29,7 +36,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * message on one shared pub/sub subscription; a bounded, jittered re-check covers lost messages
  * and holders that died. No {@code synchronized} is held around a Redis call.
  */
-public class RedisLockService implements LockService, DisposableBean {
+public class RedisLockService implements LockService, ApplicationEventPublisherAware, DisposableBean {
 
 	private static final Log logger = LogFactory.getLog(RedisLockService.class);
 
@@ -60,6 +67,12 @@ public class RedisLockService implements LockService, DisposableBean {
 
 	private final ReleaseSubscription releases;
 
+	private final AtomicLong locksLost = new AtomicLong();
+
+	private final AtomicLong renewalFailures = new AtomicLong();
+
+	private @Nullable ApplicationEventPublisher eventPublisher;
+
 	private volatile boolean closed;
 
 	public RedisLockService(StringRedisTemplate redis, RedisLockSettings settings) {
@@ -67,7 +80,19 @@ public class RedisLockService implements LockService, DisposableBean {
 		this.leaseNanos = settings.leaseTime().toNanos();
 		this.commands = new RedisLockCommands(redis, this.keys.releaseChannel(),
 				settings.fencingRetention().toMillis());
-		this.renewer = new LockRenewer(this.commands, this::lockLost);
+		this.renewer = new LockRenewer(this.commands, new LockRenewer.Outcomes() {
+
+			@Override
+			public void renewalFailed(HeldLock held, RuntimeException failure) {
+				RedisLockService.this.renewalFailures.incrementAndGet();
+			}
+
+			@Override
+			public void lost(HeldLock held, String reason) {
+				lockLost(held, reason);
+			}
+
+		});
 		this.releases = new ReleaseSubscription(redis.getRequiredConnectionFactory(), this.keys.releaseChannel(),
 				this::releaseAnnounced);
 	}
@@ -385,9 +410,70 @@ public class RedisLockService implements LockService, DisposableBean {
 	/** Called when renewal or extend finds the lock gone. */
 	private void lockLost(HeldLock held, String reason) {
 		if (held.markLost(reason)) {
+			this.locksLost.incrementAndGet();
 			logger.info("Lost lock '" + LogSafe.text(held.entry.lockId) + "': " + reason);
 			held.entry.signalHead();
+			ApplicationEventPublisher publisher = this.eventPublisher;
+			if (publisher != null) {
+				publisher.publishEvent(new LockLostEvent(this, held.entry.lockId, held.fencingToken, reason));
+			}
 		}
+	}
+
+	@Override
+	public void setApplicationEventPublisher(ApplicationEventPublisher eventPublisher) {
+		this.eventPublisher = eventPublisher;
+	}
+
+	/**
+	 * The locks this instance holds now.
+	 * @return a snapshot, one entry per held lock id
+	 */
+	public List<HeldLockInfo> heldLocks() {
+		List<HeldLockInfo> held = new ArrayList<>();
+		long now = System.nanoTime();
+		Instant wallNow = Instant.now();
+		for (LockEntry entry : this.entries.values()) {
+			HeldLock holder = entry.holder();
+			if (holder != null && holder.isHeld()) {
+				held.add(new HeldLockInfo(entry.lockId, holder.fencingToken,
+						wallNow.minusNanos(now - holder.acquiredAtNanos), Duration.ofNanos(holder.remainingNanos()),
+						holder.depth.get(), holder.autoRenewed, holder.renewalFailing));
+			}
+		}
+		return held;
+	}
+
+	/**
+	 * How long the current holder's lease (on any instance) still runs, in one round trip.
+	 * @param lockId the lock id
+	 * @return the remaining lease, or empty if nobody holds the lock
+	 */
+	public Optional<Duration> remainingLease(String lockId) {
+		checkLockId(lockId);
+		long millis = this.commands.remainingMillis(this.keys.lockKey(lockId));
+		return (millis >= 0) ? Optional.of(Duration.ofMillis(millis)) : Optional.empty();
+	}
+
+	/** Locks found lost since startup. */
+	public long locksLost() {
+		return this.locksLost.get();
+	}
+
+	/** Failed renewal attempts since startup (a renewal is retried until the lease runs out). */
+	public long renewalFailures() {
+		return this.renewalFailures.get();
+	}
+
+	/** Whether the last renewal of any held lock failed. */
+	public boolean isRenewalFailing() {
+		for (LockEntry entry : this.entries.values()) {
+			HeldLock holder = entry.holder();
+			if (holder != null && holder.isHeld() && holder.renewalFailing) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private void releaseAnnounced(String key) {

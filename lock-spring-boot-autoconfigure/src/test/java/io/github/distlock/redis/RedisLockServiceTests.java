@@ -473,6 +473,72 @@ class RedisLockServiceTests {
 		assertThat(scriptCalls).isLessThan(10);
 	}
 
+	@Test
+	void renewalThatFindsTheKeyTakenPublishesLockLost() throws Exception {
+		RedisLockService service = this.clients.newService(
+				RedisLockSettings.defaults().withLeaseTime(Duration.ofMillis(600)));
+		java.util.concurrent.BlockingQueue<io.github.distlock.LockLostEvent> events = new java.util.concurrent.LinkedBlockingQueue<>();
+		service.setApplicationEventPublisher((event) -> events.add((io.github.distlock.LockLostEvent) event));
+		service.isLocked("stolen");
+		LockHandle handle = service.lock("stolen", Duration.ZERO);
+		// Another owner takes the key behind our back (as after a failover or an operator's DEL).
+		redis.command("SET", "distlock:{stolen}", "someone-else", "PX", "60000");
+		io.github.distlock.LockLostEvent event = events.poll(10, TimeUnit.SECONDS);
+		assertThat(event).isNotNull();
+		assertThat(event.getLockId()).isEqualTo("stolen");
+		assertThat(event.getFencingToken()).isEqualTo(handle.fencingToken());
+		assertThat(event.getReason()).contains("owned by another instance");
+		assertThat(handle.isHeld()).isFalse();
+		assertThat(service.locksLost()).isEqualTo(1);
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(handle::close);
+		assertThat(redis.command("GET", "distlock:{stolen}")).isEqualTo("someone-else");
+	}
+
+	@Test
+	void lossIsSignalledWhenTheLeaseEndsEvenIfRenewalHangs() throws Exception {
+		RedisLockService service = this.clients.newService(
+				RedisLockSettings.defaults().withLeaseTime(Duration.ofMillis(600)));
+		CountDownLatch lost = new CountDownLatch(1);
+		service.setApplicationEventPublisher((event) -> lost.countDown());
+		service.isLocked("hang");
+		LockHandle handle = service.lock("hang", Duration.ZERO);
+		redis.pause();
+		try {
+			// The renewal call blocks (command timeout 2s); the lease of 600ms ends first.
+			assertThat(lost.await(10, TimeUnit.SECONDS)).isTrue();
+			assertThat(handle.isHeld()).isFalse();
+		}
+		finally {
+			redis.resume();
+		}
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(handle::close);
+		await().atMost(Duration.ofSeconds(5)).until(() -> !service.isLocked("hang"));
+	}
+
+	@Test
+	void heldLocksAndRemainingLeaseDescribeTheCurrentState() {
+		RedisLockService service = this.clients.newService();
+		RedisLockService other = this.clients.newService();
+		assertThat(service.heldLocks()).isEmpty();
+		assertThat(other.remainingLease("described")).isEmpty();
+		try (LockHandle outer = service.lock("described", Duration.ZERO);
+				LockHandle inner = service.lock("described", Duration.ZERO)) {
+			assertThat(service.heldLocks()).singleElement().satisfies((info) -> {
+				assertThat(info.lockId()).isEqualTo("described");
+				assertThat(info.fencingToken()).isEqualTo(outer.fencingToken());
+				assertThat(info.depth()).isEqualTo(2);
+				assertThat(info.autoRenewed()).isTrue();
+				assertThat(info.renewalFailing()).isFalse();
+				assertThat(info.leaseRemaining()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(30));
+				assertThat(info.heldSince()).isBeforeOrEqualTo(java.time.Instant.now());
+			});
+			assertThat(other.heldLocks()).isEmpty();
+			assertThat(other.remainingLease("described")).hasValueSatisfying(
+					(remaining) -> assertThat(remaining).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(30)));
+		}
+		assertThat(service.heldLocks()).isEmpty();
+	}
+
 	/** A read-modify-write that loses updates whenever two threads run it at once. */
 	static final class UnsafeCounter {
 

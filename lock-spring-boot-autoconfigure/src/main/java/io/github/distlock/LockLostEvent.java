@@ -1,0 +1,54 @@
+package io.github.distlock;
+
+import org.springframework.context.ApplicationEvent;
+
+/**
+ * Published when this instance learns that a lock it believed held is lost: renewal found the
+ * key gone or owned by another instance, or renewal could not complete before the lease ran out.
+ * The holder's {@link LockHandle#isHeld()} is already {@code false}, and its
+ * {@link LockHandle#close()} will throw {@link LockLostException}.
+ * <p>
+ * Listeners run on the lock's renewal thread: keep them quick, or make them asynchronous.
+ */
+public class LockLostEvent extends ApplicationEvent {
+
+	private static final long serialVersionUID = 1L;
+
+	private final String lockId;
+
+	private final long fencingToken;
+
+	private final String reason;
+
+	public LockLostEvent(Object source, String lockId, long fencingToken, String reason) {
+		super(source);
+		this.lockId = lockId;
+		this.fencingToken = fencingToken;
+		this.reason = reason;
+	}
+
+	/**
+	 * The raw id of the lost lock.
+	 * @return the lock id
+	 */
+	public String getLockId() {
+		return this.lockId;
+	}
+
+	/**
+	 * The fencing token of the lost hold; writes carrying it should now be rejected.
+	 * @return the fencing token
+	 */
+	public long getFencingToken() {
+		return this.fencingToken;
+	}
+
+	/**
+	 * Why the lock is considered lost.
+	 * @return the reason
+	 */
+	public String getReason() {
+		return this.reason;
+	}
+
+}
