@@ -58,6 +58,11 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 	 */
 	private static final int MAX_HAND_OVERS_WHILE_CONTENDED = 8;
 
+	/** Lock id and owner of {@link #verifyScripts()}: owner tokens are hexadecimal, never this. */
+	private static final String SCRIPT_PROBE_LOCK_ID = "distlock.script-probe";
+
+	private static final String SCRIPT_PROBE_OWNER = "probe";
+
 	private final LockKeys keys;
 
 	private final long leaseNanos;
@@ -513,6 +518,16 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 		checkLockId(lockId);
 		long millis = this.commands.remainingMillis(this.keys.lockKey(lockId));
 		return (millis >= 0) ? Optional.of(Duration.ofMillis(millis)) : Optional.empty();
+	}
+
+	/**
+	 * Runs the owner-checked release script on a lock that no owner token can match: one round
+	 * trip that changes nothing, but fails when Redis cannot be reached or refuses to run the lock
+	 * scripts (e.g. an ACL without {@code EVALSHA} or without access to the key prefix).
+	 * @throws org.springframework.dao.DataAccessException when the script cannot run
+	 */
+	public void verifyScripts() {
+		this.commands.release(this.keys.lockKey(SCRIPT_PROBE_LOCK_ID), SCRIPT_PROBE_OWNER);
 	}
 
 	/** Locks found lost since startup. */
