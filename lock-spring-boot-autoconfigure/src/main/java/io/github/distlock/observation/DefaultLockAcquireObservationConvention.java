@@ -9,7 +9,8 @@ import io.micrometer.common.KeyValues;
 /**
  * The default {@link LockAcquireObservationConvention}: observation {@code distlock.acquire},
  * tagged with the lock name, the outcome ({@code acquired}, {@code timeout}, {@code skipped},
- * {@code error}) and the exception.
+ * {@code error}; {@code waiting} on the long task timer of acquisitions in progress) and the
+ * exception.
  */
 public class DefaultLockAcquireObservationConvention implements LockAcquireObservationConvention {
 
@@ -17,6 +18,8 @@ public class DefaultLockAcquireObservationConvention implements LockAcquireObser
 	public static final String NAME = "distlock.acquire";
 
 	private static final KeyValue EXCEPTION_NONE = KeyValue.of(LowCardinalityKeyNames.EXCEPTION, KeyValue.NONE_VALUE);
+
+	private static final KeyValue OUTCOME_WAITING = KeyValue.of(LowCardinalityKeyNames.OUTCOME, "waiting");
 
 	private static final KeyValue OUTCOME_ACQUIRED = KeyValue.of(LowCardinalityKeyNames.OUTCOME, "acquired");
 
@@ -53,6 +56,9 @@ public class DefaultLockAcquireObservationConvention implements LockAcquireObser
 	protected KeyValue outcome(LockAcquireObservationContext context) {
 		if (context.getError() != null) {
 			return OUTCOME_ERROR;
+		}
+		if (!context.isComplete()) {
+			return OUTCOME_WAITING;
 		}
 		if (context.isAcquired()) {
 			return OUTCOME_ACQUIRED;

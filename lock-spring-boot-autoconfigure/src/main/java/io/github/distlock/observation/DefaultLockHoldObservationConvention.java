@@ -7,7 +7,8 @@ import io.micrometer.common.KeyValues;
 
 /**
  * The default {@link LockHoldObservationConvention}: observation {@code distlock.hold}, tagged
- * with the lock name, the outcome ({@code released}, {@code lost}) and the exception.
+ * with the lock name, the outcome ({@code released}, {@code lost}; {@code held} on the long task
+ * timer of holds in progress) and the exception.
  */
 public class DefaultLockHoldObservationConvention implements LockHoldObservationConvention {
 
@@ -15,6 +16,8 @@ public class DefaultLockHoldObservationConvention implements LockHoldObservation
 	public static final String NAME = "distlock.hold";
 
 	private static final KeyValue EXCEPTION_NONE = KeyValue.of(LowCardinalityKeyNames.EXCEPTION, KeyValue.NONE_VALUE);
+
+	private static final KeyValue OUTCOME_HELD = KeyValue.of(LowCardinalityKeyNames.OUTCOME, "held");
 
 	private static final KeyValue OUTCOME_RELEASED = KeyValue.of(LowCardinalityKeyNames.OUTCOME, "released");
 
@@ -45,7 +48,10 @@ public class DefaultLockHoldObservationConvention implements LockHoldObservation
 	}
 
 	protected KeyValue outcome(LockHoldObservationContext context) {
-		return context.isLost() ? OUTCOME_LOST : OUTCOME_RELEASED;
+		if (context.isLost()) {
+			return OUTCOME_LOST;
+		}
+		return context.isComplete() ? OUTCOME_RELEASED : OUTCOME_HELD;
 	}
 
 	protected KeyValue exception(LockHoldObservationContext context) {

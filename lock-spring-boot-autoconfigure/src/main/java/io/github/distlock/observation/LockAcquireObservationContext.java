@@ -16,6 +16,8 @@ public class LockAcquireObservationContext extends Observation.Context {
 
 	private final OnLockFailure onFailure;
 
+	private boolean complete;
+
 	private boolean acquired;
 
 	private long fencingToken;
@@ -56,6 +58,23 @@ public class LockAcquireObservationContext extends Observation.Context {
 	 */
 	public OnLockFailure getOnFailure() {
 		return this.onFailure;
+	}
+
+	/**
+	 * Whether the acquisition has finished: acquired, given up on or failed. While it has not,
+	 * the caller is still waiting.
+	 * @return whether the acquisition has finished
+	 */
+	public boolean isComplete() {
+		return this.complete;
+	}
+
+	/**
+	 * Records whether the acquisition has finished.
+	 * @param complete whether the acquisition has finished
+	 */
+	public void setComplete(boolean complete) {
+		this.complete = complete;
 	}
 
 	/**

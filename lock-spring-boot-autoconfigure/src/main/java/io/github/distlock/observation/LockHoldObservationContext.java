@@ -15,6 +15,8 @@ public class LockHoldObservationContext extends Observation.Context {
 
 	private final long fencingToken;
 
+	private boolean complete;
+
 	private boolean lost;
 
 	/**
@@ -51,6 +53,22 @@ public class LockHoldObservationContext extends Observation.Context {
 	 */
 	public long getFencingToken() {
 		return this.fencingToken;
+	}
+
+	/**
+	 * Whether the hold has ended: the holder released the lock (or found it lost).
+	 * @return whether the hold has ended
+	 */
+	public boolean isComplete() {
+		return this.complete;
+	}
+
+	/**
+	 * Records whether the hold has ended.
+	 * @param complete whether the hold has ended
+	 */
+	public void setComplete(boolean complete) {
+		this.complete = complete;
 	}
 
 	/**

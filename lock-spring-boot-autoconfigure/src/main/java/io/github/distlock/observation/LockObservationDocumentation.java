@@ -78,7 +78,8 @@ public enum LockObservationDocumentation implements ObservationDocumentation {
 
 		/**
 		 * Outcome: {@code acquired}, {@code timeout}, {@code skipped} or {@code error} when
-		 * acquiring; {@code released} or {@code lost} when holding.
+		 * acquiring; {@code released} or {@code lost} when holding. Observations in progress
+		 * (long task timers) have {@code waiting} and {@code held}.
 		 */
 		OUTCOME {
 			@Override

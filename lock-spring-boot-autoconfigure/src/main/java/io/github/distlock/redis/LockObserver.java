@@ -60,10 +60,12 @@ final class LockObserver {
 			held = acquisition.get();
 		}
 		catch (RuntimeException ex) {
+			context.setComplete(true);
 			observation.error(ex);
 			observation.stop();
 			throw ex;
 		}
+		context.setComplete(true);
 		if (held != null) {
 			context.setAcquired(held.fencingToken);
 		}
@@ -89,10 +91,11 @@ final class LockObserver {
 			return;
 		}
 		held.holdObservation = null;
+		if (observation.getContext() instanceof LockHoldObservationContext context) {
+			context.setComplete(true);
+			context.setLost(failure instanceof LockLostException);
+		}
 		if (failure != null) {
-			if (observation.getContext() instanceof LockHoldObservationContext context) {
-				context.setLost(failure instanceof LockLostException);
-			}
 			observation.error(failure);
 		}
 		observation.stop();
