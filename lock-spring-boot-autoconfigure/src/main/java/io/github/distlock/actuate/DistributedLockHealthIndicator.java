@@ -7,6 +7,7 @@ import io.github.distlock.redis.RedisLockService;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
+import org.springframework.core.NestedExceptionUtils;
 
 /**
  * Health of the locks of this instance: DOWN when a held lock's renewal is failing (its lease is
@@ -40,8 +41,14 @@ public class DistributedLockHealthIndicator extends AbstractHealthIndicator {
 		if (!renewalFailing.isEmpty()) {
 			builder.withDetail("renewalFailing", renewalFailing);
 		}
-		// Throws when Redis is unreachable or refuses the scripts: AbstractHealthIndicator reports DOWN.
-		this.lockService.verifyScripts();
+		try {
+			this.lockService.verifyScripts();
+		}
+		catch (RuntimeException ex) {
+			// The root cause says why (connection refused, NOPERM, timeout); the wrapper does not.
+			builder.down(NestedExceptionUtils.getMostSpecificCause(ex));
+			return;
+		}
 		if (renewalFailing.isEmpty()) {
 			builder.up();
 		}
