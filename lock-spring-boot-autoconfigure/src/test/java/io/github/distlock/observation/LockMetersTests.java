@@ -149,6 +149,25 @@ class LockMetersTests {
 		});
 	}
 
+	@Test
+	void aUserConventionBeanWins() {
+		LockAcquireObservationConvention custom = new DefaultLockAcquireObservationConvention() {
+
+			@Override
+			public String getName() {
+				return "shop.lock.wait";
+			}
+
+		};
+		this.contextRunner.withBean(LockAcquireObservationConvention.class, () -> custom).run((context) -> {
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			context.getBean(Stock.class).buy("apple");
+			assertThat(timer(meters, "shop.lock.wait", "stock", "acquired").count()).isEqualTo(1);
+			assertThat(meters.find("distlock.acquire").meters()).isEmpty();
+			assertThat(timer(meters, "distlock.hold", "stock", "released").count()).isEqualTo(1);
+		});
+	}
+
 	private static Timer timer(MeterRegistry meters, String name, String lockName, String outcome) {
 		return meters.get(name).tag("name", lockName).tag("outcome", outcome).timer();
 	}
