@@ -29,6 +29,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationEventPublisherAware;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
@@ -41,7 +42,16 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * message on one shared pub/sub subscription; a bounded, jittered re-check covers lost messages
  * and holders that died. No {@code synchronized} is held around a Redis call.
  */
-public class RedisLockService implements NamedLockService, ApplicationEventPublisherAware, DisposableBean {
+public class RedisLockService implements NamedLockService, ApplicationEventPublisherAware, SmartLifecycle,
+		DisposableBean {
+
+	/**
+	 * Lifecycle phase in which an application context's shutdown releases the held locks: after
+	 * the web server's graceful shutdown and the task executors (which finish the work holding
+	 * locks), before the Redis connection factories stop (phase 0), which would make the release
+	 * impossible.
+	 */
+	public static final int SHUTDOWN_PHASE = SmartLifecycle.DEFAULT_PHASE - 8192;
 
 	private static final Log logger = LogFactory.getLog(RedisLockService.class);
 
@@ -86,6 +96,8 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 	private volatile LockObserver observer = LockObserver.none();
 
 	private volatile boolean closed;
+
+	private volatile boolean running;
 
 	public RedisLockService(StringRedisTemplate redis, RedisLockSettings settings) {
 		this.keys = new LockKeys(settings.keyPrefix());
@@ -644,9 +656,34 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 		return Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos));
 	}
 
+	@Override
+	public void start() {
+		this.running = true;
+	}
+
+	/**
+	 * Shuts the service down like {@link #destroy()}, while Redis can still be reached. A stopped
+	 * service is not restarted: it refuses new acquisitions.
+	 */
+	@Override
+	public void stop() {
+		this.running = false;
+		destroy();
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	@Override
+	public int getPhase() {
+		return SHUTDOWN_PHASE;
+	}
+
 	/**
 	 * Releases every lock this instance holds (owner-checked) and stops renewal; threads still
-	 * holding one get {@link LockLostException} when they close it.
+	 * holding one get {@link LockLostException} when they close it. Idempotent.
 	 */
 	@Override
 	public void destroy() {
