@@ -27,15 +27,14 @@ public class RedisLockMetrics implements MeterBinder {
 		this.lockService = lockService;
 	}
 
+	// No base units: Prometheus would append them to the names (distlock_locks_held_locks).
 	@Override
 	public void bindTo(MeterRegistry registry) {
 		Gauge.builder(LOCKS_HELD, this.lockService, (service) -> service.heldLocks().size())
 			.description("Distributed locks this instance holds now")
-			.baseUnit("locks")
 			.register(registry);
 		FunctionCounter.builder(LOCKS_LOST, this.lockService, RedisLockService::locksLost)
 			.description("Distributed locks this instance lost before releasing them")
-			.baseUnit("locks")
 			.register(registry);
 		FunctionCounter.builder(RENEWAL_FAILURES, this.lockService, RedisLockService::renewalFailures)
 			.description("Failed lease renewals of distributed locks")

@@ -150,6 +150,17 @@ class LockMetersTests {
 	}
 
 	@Test
+	void observationsCanBeTurnedOffWithBootsProperty() {
+		this.contextRunner.withPropertyValues("management.observations.enable.distlock=false").run((context) -> {
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			context.getBean(Stock.class).buy("apple");
+			assertThat(meters.find("distlock.acquire").meters()).isEmpty();
+			assertThat(meters.find("distlock.hold").meters()).isEmpty();
+			assertThat(meters.find("distlock.locks.held").gauge()).isNotNull();
+		});
+	}
+
+	@Test
 	void aUserConventionBeanWins() {
 		LockAcquireObservationConvention custom = new DefaultLockAcquireObservationConvention() {
 
