@@ -21,9 +21,11 @@ import org.jspecify.annotations.Nullable;
  */
 final class LockObserver {
 
-	private static final DefaultLockAcquireObservationConvention DEFAULT_ACQUIRE_CONVENTION = new DefaultLockAcquireObservationConvention();
+	private static final LockAcquireObservationConvention DEFAULT_ACQUIRE_CONVENTION =
+			new DefaultLockAcquireObservationConvention();
 
-	private static final DefaultLockHoldObservationConvention DEFAULT_HOLD_CONVENTION = new DefaultLockHoldObservationConvention();
+	private static final LockHoldObservationConvention DEFAULT_HOLD_CONVENTION =
+			new DefaultLockHoldObservationConvention();
 
 	private final ObservationRegistry registry;
 

@@ -384,7 +384,8 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 				throw lostAtRelease(held, "the lock key had expired or was owned by another instance at release");
 			}
 			if (logger.isDebugEnabled()) {
-				logger.debug("Released lock '" + LogSafe.text(entry.lockId) + "'; it expires after its minimum hold time");
+				logger.debug("Released lock '" + LogSafe.text(entry.lockId)
+						+ "'; it expires after its minimum hold time");
 			}
 			return;
 		}
