@@ -58,8 +58,9 @@ final class LockObserver {
 			.observation(this.acquireConvention, DEFAULT_ACQUIRE_CONVENTION, () -> context, this.registry)
 			.start();
 		HeldLock held;
-		try (Observation.Scope scope = observation.openScope()) {
-			held = acquisition.get();
+		try {
+			// In scope while waiting: Redis commands observed meanwhile become its children.
+			held = observation.scoped(acquisition);
 		}
 		catch (RuntimeException ex) {
 			context.setComplete(true);
