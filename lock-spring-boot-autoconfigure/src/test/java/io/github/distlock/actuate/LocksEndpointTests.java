@@ -3,6 +3,8 @@ package io.github.distlock.actuate;
 import java.time.Duration;
 import java.time.Instant;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.jayway.jsonpath.JsonPath;
 import io.github.distlock.LockHandle;
 import io.github.distlock.OnLockFailure;
 import io.github.distlock.actuate.LocksEndpoint.HeldLockDescriptor;
@@ -15,6 +17,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -79,6 +82,31 @@ class LocksEndpointTests {
 			});
 		}
 		assertThat(this.endpoint.locks().locks()).isEmpty();
+	}
+
+	@Test
+	void rendersAsActuatorsEndpointMapperRendersIt() {
+		// As JacksonEndpointAutoConfiguration configures it: nulls are left out.
+		JsonMapper json = JsonMapper.builder()
+			.changeDefaultPropertyInclusion((inclusion) -> inclusion.withValueInclusion(JsonInclude.Include.NON_NULL)
+				.withContentInclusion(JsonInclude.Include.NON_NULL))
+			.build();
+		try (LockHandle handle = this.service.tryLock("stock", "stock:apple", Duration.ZERO, null, OnLockFailure.THROW)
+			.orElseThrow()) {
+			String locks = json.writeValueAsString(this.endpoint.locks());
+			assertThat(JsonPath.<String>read(locks, "$.locks[0].name")).isEqualTo("stock");
+			assertThat(JsonPath.<String>read(locks, "$.locks[0].lockId")).isEqualTo("stock:apple");
+			assertThat(JsonPath.<Long>read(locks, "$.locks[0].fencingToken")).isEqualTo(handle.fencingToken());
+			assertThat(Instant.parse(JsonPath.read(locks, "$.locks[0].heldSince"))).isBefore(Instant.now());
+			assertThat(JsonPath.<Integer>read(locks, "$.locks[0].reentrancyDepth")).isOne();
+			assertThat(JsonPath.<Boolean>read(locks, "$.locks[0].renewalFailing")).isFalse();
+			String one = json.writeValueAsString(this.endpoint.lock(new String[] { "stock:apple" }));
+			assertThat(JsonPath.<Boolean>read(one, "$.locked")).isTrue();
+			assertThat(JsonPath.<Integer>read(one, "$.leaseRemainingMillis")).isPositive();
+			assertThat(JsonPath.<String>read(one, "$.heldByThisInstance.lockId")).isEqualTo("stock:apple");
+		}
+		assertThat(json.writeValueAsString(this.endpoint.lock(new String[] { "stock:apple" })))
+			.isEqualTo("{\"lockId\":\"stock:apple\",\"locked\":false}");
 	}
 
 	@Test
