@@ -97,8 +97,6 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 
 	private volatile boolean closed;
 
-	private volatile boolean running;
-
 	public RedisLockService(StringRedisTemplate redis, RedisLockSettings settings) {
 		this.keys = new LockKeys(settings.keyPrefix());
 		this.leaseNanos = settings.leaseTime().toNanos();
@@ -657,9 +655,12 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 		return Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos));
 	}
 
+	/**
+	 * Nothing to do: the service runs from its creation, also when it is created lazily, after the
+	 * context started.
+	 */
 	@Override
 	public void start() {
-		this.running = true;
 	}
 
 	/**
@@ -668,13 +669,12 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 	 */
 	@Override
 	public void stop() {
-		this.running = false;
 		destroy();
 	}
 
 	@Override
 	public boolean isRunning() {
-		return this.running;
+		return !this.closed;
 	}
 
 	@Override
