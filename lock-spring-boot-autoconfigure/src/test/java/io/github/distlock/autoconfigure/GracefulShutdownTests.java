@@ -22,6 +22,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.boot.LazyInitializationBeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
@@ -107,6 +108,23 @@ class GracefulShutdownTests {
 		}
 		assertThat(othersLock.isHeld()).isTrue();
 		othersLock.close();
+	}
+
+	@Test
+	void locksOfALazilyCreatedServiceAreReleasedToo() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+					DistributedLockAutoConfiguration.class))
+			.withBean(LazyInitializationBeanFactoryPostProcessor.class)
+			.withPropertyValues("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port(),
+					"spring.data.redis.timeout=2s")
+			.run((context) -> {
+				LockHandle handle = context.getBean(LockService.class).lock("lazy", Duration.ZERO);
+				assertThat(redis.keys("distlock:{lazy}")).isNotEmpty();
+				context.close();
+				assertThat(redis.keys("distlock:{lazy}")).isEmpty();
+				assertThat(handle.isHeld()).isFalse();
+			});
 	}
 
 	private static Set<Thread> renewalThreads() {
