@@ -47,7 +47,7 @@ class DistributedLockHealthIndicatorTests {
 		this.connectionFactory.afterPropertiesSet();
 		this.connectionFactory.start();
 		this.service = new RedisLockService(new StringRedisTemplate(this.connectionFactory),
-				RedisLockSettings.defaults().withLeaseTime(Duration.ofSeconds(6)));
+				RedisLockSettings.defaults().withLeaseTime(Duration.ofSeconds(15)));
 		this.health = new DistributedLockHealthIndicator(this.service);
 	}
 
@@ -91,7 +91,8 @@ class DistributedLockHealthIndicatorTests {
 		LockHandle handle = this.service.lock("job", Duration.ZERO);
 		// The lock key is taken away from this user; the probe's key stays allowed.
 		this.redis.command("ACL", "SETUSER", "locker", "resetkeys", "~distlock:{distlock.script-probe}");
-		await().atMost(Duration.ofSeconds(10)).until(this.service::isRenewalFailing);
+		// Renewal every 5 s fails from now on; the lease lasts 10 s longer than that.
+		await().atMost(Duration.ofSeconds(20)).until(this.service::isRenewalFailing);
 		Health result = this.health.health();
 		assertThat(result.getStatus()).isEqualTo(Status.DOWN);
 		assertThat(result.getDetails()).doesNotContainKey("error")
