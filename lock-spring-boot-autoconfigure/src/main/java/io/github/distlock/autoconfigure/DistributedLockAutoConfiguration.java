@@ -1,8 +1,14 @@
 package io.github.distlock.autoconfigure;
 
 import io.github.distlock.LockService;
+import io.github.distlock.observation.LockAcquireObservationConvention;
+import io.github.distlock.observation.LockHoldObservationConvention;
+import io.github.distlock.redis.MaxmemoryPolicyCheck;
 import io.github.distlock.redis.RedisLockService;
 import io.github.distlock.redis.RedisLockSettings;
+import io.micrometer.observation.ObservationRegistry;
+
+import org.springframework.beans.factory.ObjectProvider;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -16,10 +22,13 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * Auto-configuration of distributed locks on Redis: the {@link LockService} and the
- * {@link io.github.distlock.DistributedLock @DistributedLock} interception.
+ * Auto-configuration of distributed locks on Redis: the {@link LockService}, observed when an
+ * {@link ObservationRegistry} bean exists, the
+ * {@link io.github.distlock.DistributedLock @DistributedLock} interception, and the startup check
+ * of Redis's {@code maxmemory-policy}.
  */
-@AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
+@AutoConfiguration(afterName = { "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+		"org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration" })
 @ConditionalOnClass(StringRedisTemplate.class)
 @ConditionalOnBooleanProperty(name = "distributed-lock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DistributedLockProperties.class)
@@ -33,11 +42,27 @@ public final class DistributedLockAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(LockService.class)
 	@ConditionalOnSingleCandidate(RedisConnectionFactory.class)
-	RedisLockService lockService(RedisConnectionFactory connectionFactory, DistributedLockProperties properties) {
+	RedisLockService lockService(RedisConnectionFactory connectionFactory, DistributedLockProperties properties,
+			ObjectProvider<ObservationRegistry> observationRegistry,
+			ObjectProvider<LockAcquireObservationConvention> acquireConvention,
+			ObjectProvider<LockHoldObservationConvention> holdConvention) {
 		StringRedisTemplate template = new StringRedisTemplate(connectionFactory);
 		RedisLockSettings settings = new RedisLockSettings(properties.getKeyPrefix(), properties.getLeaseTime(),
 				properties.getFencingRetention());
-		return new RedisLockService(template, settings);
+		RedisLockService lockService = new RedisLockService(template, settings);
+		// Without a registry (no Micrometer set up) the service observes nothing and pays nothing.
+		ObservationRegistry registry = observationRegistry.getIfUnique();
+		if (registry != null) {
+			lockService.setObservationRegistry(registry, acquireConvention.getIfUnique(), holdConvention.getIfUnique());
+		}
+		return lockService;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnSingleCandidate(RedisConnectionFactory.class)
+	MaxmemoryPolicyCheck maxmemoryPolicyCheck(RedisConnectionFactory connectionFactory) {
+		return new MaxmemoryPolicyCheck(connectionFactory);
 	}
 
 }

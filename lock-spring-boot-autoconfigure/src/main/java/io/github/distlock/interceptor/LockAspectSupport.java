@@ -10,6 +10,7 @@ import io.github.distlock.LockHandle;
 import io.github.distlock.LockNotAcquiredException;
 import io.github.distlock.LockService;
 import io.github.distlock.OnLockFailure;
+import io.github.distlock.observation.NamedLockService;
 import io.github.distlock.support.LogSafe;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -62,7 +63,7 @@ public abstract class LockAspectSupport {
 		}
 		String lockId = lockId(operation, arguments);
 		Duration waitTime = (operation.waitTime() != null) ? operation.waitTime() : this.defaultWaitTime.get();
-		Optional<LockHandle> acquired = this.lockService.get().tryLock(lockId, waitTime, operation.leaseTime());
+		Optional<LockHandle> acquired = tryLock(operation, lockId, waitTime);
 		if (acquired.isEmpty()) {
 			return notAcquired(operation, lockId, waitTime);
 		}
@@ -80,6 +81,15 @@ public abstract class LockAspectSupport {
 			LockContext.pop();
 			release(handle, operation, failure);
 		}
+	}
+
+	/** Tells an observing lock service the annotation's name, so that metrics are tagged with it. */
+	private Optional<LockHandle> tryLock(LockOperation operation, String lockId, Duration waitTime) {
+		LockService service = this.lockService.get();
+		if (service instanceof NamedLockService named) {
+			return named.tryLock(operation.name(), lockId, waitTime, operation.leaseTime(), operation.onFailure());
+		}
+		return service.tryLock(lockId, waitTime, operation.leaseTime());
 	}
 
 	private String lockId(LockOperation operation, @Nullable Object[] arguments) {

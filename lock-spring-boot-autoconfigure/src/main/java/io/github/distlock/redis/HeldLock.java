@@ -4,6 +4,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -50,6 +51,12 @@ final class HeldLock {
 
 	/** Nested holds on the owner thread; 1 for the outermost. */
 	final AtomicInteger depth = new AtomicInteger(1);
+
+	/** The static lock name the holder acquired it under, if it knew one (for operators). */
+	volatile @Nullable String name;
+
+	/** The observation of this hold, while Micrometer observes it. */
+	volatile @Nullable Observation holdObservation;
 
 	HeldLock(LockEntry entry, String ownerToken, long fencingToken, Thread owner, long leaseNanos,
 			boolean autoRenewed, long acquiredAtNanos) {

@@ -3,6 +3,8 @@ package io.github.distlock.redis;
 import java.time.Duration;
 import java.time.Instant;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A snapshot of one lock held by this instance, for operators.
  *
@@ -13,8 +15,10 @@ import java.time.Instant;
  * @param depth how many nested holds the owner thread has
  * @param autoRenewed whether the watchdog renews the lease
  * @param renewalFailing whether the last renewal attempt failed
+ * @param name the {@code @DistributedLock} name it was acquired under, {@code null} for
+ * programmatic locks
  */
 public record HeldLockInfo(String lockId, long fencingToken, Instant heldSince, Duration leaseRemaining, int depth,
-		boolean autoRenewed, boolean renewalFailing) {
+		boolean autoRenewed, boolean renewalFailing, @Nullable String name) {
 
 }

@@ -16,7 +16,12 @@ import io.github.distlock.LockLostEvent;
 import io.github.distlock.LockLostException;
 import io.github.distlock.LockNotAcquiredException;
 import io.github.distlock.LockService;
+import io.github.distlock.OnLockFailure;
+import io.github.distlock.observation.LockAcquireObservationConvention;
+import io.github.distlock.observation.LockHoldObservationConvention;
+import io.github.distlock.observation.NamedLockService;
 import io.github.distlock.support.LogSafe;
+import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -24,6 +29,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationEventPublisherAware;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
@@ -36,7 +42,16 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * message on one shared pub/sub subscription; a bounded, jittered re-check covers lost messages
  * and holders that died. No {@code synchronized} is held around a Redis call.
  */
-public class RedisLockService implements LockService, ApplicationEventPublisherAware, DisposableBean {
+public class RedisLockService implements NamedLockService, ApplicationEventPublisherAware, SmartLifecycle,
+		DisposableBean {
+
+	/**
+	 * Lifecycle phase in which an application context's shutdown releases the held locks: after
+	 * the web server's graceful shutdown and the task executors (which finish the work holding
+	 * locks), before the Redis connection factories stop (phase 0), which would make the release
+	 * impossible.
+	 */
+	public static final int SHUTDOWN_PHASE = SmartLifecycle.DEFAULT_PHASE - 8192;
 
 	private static final Log logger = LogFactory.getLog(RedisLockService.class);
 
@@ -52,6 +67,11 @@ public class RedisLockService implements LockService, ApplicationEventPublisherA
 	 * critical sections.
 	 */
 	private static final int MAX_HAND_OVERS_WHILE_CONTENDED = 8;
+
+	/** Lock id and owner of {@link #verifyScripts()}: owner tokens are hexadecimal, never this. */
+	private static final String SCRIPT_PROBE_LOCK_ID = "distlock.script-probe";
+
+	private static final String SCRIPT_PROBE_OWNER = "probe";
 
 	private final LockKeys keys;
 
@@ -72,6 +92,8 @@ public class RedisLockService implements LockService, ApplicationEventPublisherA
 	private final AtomicLong renewalFailures = new AtomicLong();
 
 	private @Nullable ApplicationEventPublisher eventPublisher;
+
+	private volatile LockObserver observer = LockObserver.none();
 
 	private volatile boolean closed;
 
@@ -99,6 +121,12 @@ public class RedisLockService implements LockService, ApplicationEventPublisherA
 
 	@Override
 	public Optional<LockHandle> tryLock(String lockId, Duration waitTime, @Nullable Duration leaseTime) {
+		return tryLock(null, lockId, waitTime, leaseTime, OnLockFailure.THROW);
+	}
+
+	@Override
+	public Optional<LockHandle> tryLock(@Nullable String lockName, String lockId, Duration waitTime,
+			@Nullable Duration leaseTime, OnLockFailure onFailure) {
 		checkArguments(lockId, waitTime, leaseTime);
 		if (this.closed) {
 			throw new IllegalStateException("The LockService has been shut down; lock '" + LogSafe.text(lockId)
@@ -115,7 +143,11 @@ public class RedisLockService implements LockService, ApplicationEventPublisherA
 					&& current.state() != HeldLock.State.RELEASED) {
 				return Optional.of(reenter(current));
 			}
-			acquired = acquire(entry, waitTime, (leaseTime != null) ? leaseTime.toNanos() : 0);
+			acquired = this.observer.acquire(lockId, lockName, onFailure,
+					() -> acquire(entry, waitTime, (leaseTime != null) ? leaseTime.toNanos() : 0));
+			if (acquired != null) {
+				acquired.name = lockName;
+			}
 			return (acquired != null) ? Optional.of(new RedisLockHandle(this, acquired)) : Optional.empty();
 		}
 		finally {
@@ -314,10 +346,16 @@ public class RedisLockService implements LockService, ApplicationEventPublisherA
 		}
 		// An interrupted holder's release must still reach Redis.
 		boolean interrupted = Thread.interrupted();
+		RuntimeException failure = null;
 		try {
 			releaseOutermost(held, minHoldTime);
 		}
+		catch (RuntimeException ex) {
+			failure = ex;
+			throw ex;
+		}
 		finally {
+			this.observer.released(held, failure);
 			leave(held.entry);
 			if (interrupted) {
 				Thread.currentThread().interrupt();
@@ -328,19 +366,24 @@ public class RedisLockService implements LockService, ApplicationEventPublisherA
 	private void releaseOutermost(HeldLock held, Duration minHoldTime) {
 		LockEntry entry = held.entry;
 		String lostReason = held.isHeld() ? null : held.lostReason();
+		boolean lossReported = held.state() == HeldLock.State.LOST;
 		held.markReleased();
 		if (lostReason != null) {
 			// Remove our key if it is still ours; never anyone else's.
 			releaseQuietly(entry.key, held.ownerToken);
 			entry.holderGone(held);
-			throw lost(held, lostReason);
+			throw lossReported ? lost(held, lostReason) : lostAtRelease(held, lostReason);
 		}
 		long keepNanos = minHoldTime.toNanos() - (System.nanoTime() - held.acquiredAtNanos);
 		if (keepNanos > 0) {
 			boolean owned = this.commands.expire(entry.key, held.ownerToken, toMillis(keepNanos));
 			entry.holderGone(held);
 			if (!owned) {
-				throw lost(held, "the lock key had expired or was owned by another instance at release");
+				throw lostAtRelease(held, "the lock key had expired or was owned by another instance at release");
+			}
+			if (logger.isDebugEnabled()) {
+				logger.debug("Released lock '" + LogSafe.text(entry.lockId)
+						+ "'; it expires after its minimum hold time");
 			}
 			return;
 		}
@@ -361,7 +404,10 @@ public class RedisLockService implements LockService, ApplicationEventPublisherA
 		}
 		entry.holderGone(held);
 		if (!owned) {
-			throw lost(held, "the lock key had expired or was owned by another instance at release");
+			throw lostAtRelease(held, "the lock key had expired or was owned by another instance at release");
+		}
+		if (logger.isDebugEnabled()) {
+			logger.debug("Released lock '" + LogSafe.text(entry.lockId) + "'");
 		}
 	}
 
@@ -394,6 +440,9 @@ public class RedisLockService implements LockService, ApplicationEventPublisherA
 				this.renewer.start(successor);
 			}
 			next.grant(successor);
+			if (logger.isDebugEnabled()) {
+				logger.debug("Released lock '" + LogSafe.text(entry.lockId) + "' to a waiting thread of this instance");
+			}
 			return;
 		}
 		if (reply > 0) {
@@ -403,7 +452,7 @@ public class RedisLockService implements LockService, ApplicationEventPublisherA
 		entry.holderGone(held);
 		entry.handOverFailed(next);
 		if (reply == 0) {
-			throw lost(held, "the lock key had expired or was owned by another instance at release");
+			throw lostAtRelease(held, "the lock key had expired or was owned by another instance at release");
 		}
 	}
 
@@ -411,13 +460,40 @@ public class RedisLockService implements LockService, ApplicationEventPublisherA
 	private void lockLost(HeldLock held, String reason) {
 		if (held.markLost(reason)) {
 			this.locksLost.incrementAndGet();
-			logger.info("Lost lock '" + LogSafe.text(held.entry.lockId) + "': " + reason);
+			logLost(held, reason);
 			held.entry.signalHead();
 			ApplicationEventPublisher publisher = this.eventPublisher;
 			if (publisher != null) {
 				publisher.publishEvent(new LockLostEvent(this, held.entry.lockId, held.fencingToken, reason));
 			}
 		}
+	}
+
+	/** A loss that only the release found (e.g. a fixed lease ran out): counted and logged once. */
+	private LockLostException lostAtRelease(HeldLock held, String reason) {
+		this.locksLost.incrementAndGet();
+		logLost(held, reason);
+		return lost(held, reason);
+	}
+
+	/** The one INFO line per lost lock; never the owner token. */
+	private static void logLost(HeldLock held, String reason) {
+		String name = held.name;
+		logger.info("Lost lock '" + LogSafe.text(held.entry.lockId) + "'"
+				+ ((name != null) ? " (name '" + LogSafe.text(name) + "')" : "") + ": " + reason);
+	}
+
+	/**
+	 * Observes acquisitions and holds with Micrometer: observations {@code distlock.acquire} and
+	 * {@code distlock.hold}. Without a registry (the default) nothing is observed.
+	 * @param registry the observation registry
+	 * @param acquireConvention a convention replacing the default one, or {@code null}
+	 * @param holdConvention a convention replacing the default one, or {@code null}
+	 */
+	public void setObservationRegistry(ObservationRegistry registry,
+			@Nullable LockAcquireObservationConvention acquireConvention,
+			@Nullable LockHoldObservationConvention holdConvention) {
+		this.observer = new LockObserver(registry, acquireConvention, holdConvention);
 	}
 
 	@Override
@@ -438,7 +514,7 @@ public class RedisLockService implements LockService, ApplicationEventPublisherA
 			if (holder != null && holder.isHeld()) {
 				held.add(new HeldLockInfo(entry.lockId, holder.fencingToken,
 						wallNow.minusNanos(now - holder.acquiredAtNanos), Duration.ofNanos(holder.remainingNanos()),
-						holder.depth.get(), holder.autoRenewed, holder.renewalFailing));
+						holder.depth.get(), holder.autoRenewed, holder.renewalFailing, holder.name));
 			}
 		}
 		return held;
@@ -453,6 +529,16 @@ public class RedisLockService implements LockService, ApplicationEventPublisherA
 		checkLockId(lockId);
 		long millis = this.commands.remainingMillis(this.keys.lockKey(lockId));
 		return (millis >= 0) ? Optional.of(Duration.ofMillis(millis)) : Optional.empty();
+	}
+
+	/**
+	 * Runs the owner-checked release script on a lock that no owner token can match: one round
+	 * trip that changes nothing, but fails when Redis cannot be reached or refuses to run the lock
+	 * scripts (e.g. an ACL without {@code EVALSHA} or without access to the key prefix).
+	 * @throws org.springframework.dao.DataAccessException when the script cannot run
+	 */
+	public void verifyScripts() {
+		this.commands.release(this.keys.lockKey(SCRIPT_PROBE_LOCK_ID), SCRIPT_PROBE_OWNER);
 	}
 
 	/** Locks found lost since startup. */
@@ -570,8 +656,35 @@ public class RedisLockService implements LockService, ApplicationEventPublisherA
 	}
 
 	/**
+	 * Nothing to do: the service runs from its creation, also when it is created lazily, after the
+	 * context started.
+	 */
+	@Override
+	public void start() {
+	}
+
+	/**
+	 * Shuts the service down like {@link #destroy()}, while Redis can still be reached. A stopped
+	 * service is not restarted: it refuses new acquisitions.
+	 */
+	@Override
+	public void stop() {
+		destroy();
+	}
+
+	@Override
+	public boolean isRunning() {
+		return !this.closed;
+	}
+
+	@Override
+	public int getPhase() {
+		return SHUTDOWN_PHASE;
+	}
+
+	/**
 	 * Releases every lock this instance holds (owner-checked) and stops renewal; threads still
-	 * holding one get {@link LockLostException} when they close it.
+	 * holding one get {@link LockLostException} when they close it. Idempotent.
 	 */
 	@Override
 	public void destroy() {

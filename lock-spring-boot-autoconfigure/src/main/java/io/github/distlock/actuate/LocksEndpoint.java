@@ -1,0 +1,111 @@
+package io.github.distlock.actuate;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import io.github.distlock.redis.HeldLockInfo;
+import io.github.distlock.redis.RedisLockService;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
+
+/**
+ * {@code /actuator/locks}: the locks this instance holds, and {@code /actuator/locks/{lockId}}:
+ * whether anyone, on any instance, holds a lock id and how long its lease still runs. Read-only.
+ * <p>
+ * The list is this instance's memory (no Redis call); the lookup is one Redis round trip
+ * ({@code PTTL}), never a {@code SCAN}. Lock ids containing {@code /} work, as the rest of the
+ * path is the id.
+ */
+@Endpoint(id = "locks")
+public class LocksEndpoint {
+
+	private final RedisLockService lockService;
+
+	public LocksEndpoint(RedisLockService lockService) {
+		this.lockService = lockService;
+	}
+
+	/**
+	 * The locks this instance holds now.
+	 * @return one descriptor per held lock id
+	 */
+	@ReadOperation
+	public HeldLocksDescriptor locks() {
+		return new HeldLocksDescriptor(this.lockService.heldLocks().stream().map(HeldLockDescriptor::of).toList());
+	}
+
+	/**
+	 * Whether anyone holds {@code lockId}.
+	 * @param lockId the lock id, as path segments
+	 * @return the state of the lock in Redis, and this instance's hold if it has one
+	 */
+	@ReadOperation
+	public LockDescriptor lock(@Selector(match = Match.ALL_REMAINING) String[] lockId) {
+		String id = String.join("/", lockId);
+		Optional<Duration> remaining = this.lockService.remainingLease(id);
+		HeldLockDescriptor local = this.lockService.heldLocks()
+			.stream()
+			.filter((held) -> held.lockId().equals(id))
+			.findFirst()
+			.map(HeldLockDescriptor::of)
+			.orElse(null);
+		return new LockDescriptor(id, remaining.isPresent(), remaining.map(Duration::toMillis).orElse(null),
+				local);
+	}
+
+	/**
+	 * The locks held by this instance.
+	 *
+	 * @param locks one entry per held lock id
+	 */
+	public record HeldLocksDescriptor(List<HeldLockDescriptor> locks) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * One lock held by this instance.
+	 *
+	 * @param name the {@code @DistributedLock} name, {@code null} for programmatic locks
+	 * @param lockId the lock id
+	 * @param fencingToken the fencing token of the hold
+	 * @param heldSince when this instance acquired it
+	 * @param leaseRemainingMillis how long the lease still runs unless renewed, by this instance's
+	 * clock
+	 * @param reentrancyDepth nested holds of the owner thread (1 if not re-entered)
+	 * @param autoRenewed whether the watchdog renews the lease
+	 * @param renewalFailing whether the last renewal attempt failed
+	 */
+	public record HeldLockDescriptor(@Nullable String name, String lockId, long fencingToken, Instant heldSince,
+			long leaseRemainingMillis, int reentrancyDepth, boolean autoRenewed, boolean renewalFailing)
+			implements OperationResponseBody {
+
+		static HeldLockDescriptor of(HeldLockInfo held) {
+			return new HeldLockDescriptor(held.name(), held.lockId(), held.fencingToken(), held.heldSince(),
+					Math.max(held.leaseRemaining().toMillis(), 0), held.depth(), held.autoRenewed(),
+					held.renewalFailing());
+		}
+
+	}
+
+	/**
+	 * The state of one lock id in Redis.
+	 *
+	 * @param lockId the lock id
+	 * @param locked whether anyone, on any instance, holds it now
+	 * @param leaseRemainingMillis how long the holder's lease still runs (Redis {@code PTTL}), or
+	 * {@code null} if not locked
+	 * @param heldByThisInstance this instance's hold, or {@code null} if it holds none
+	 */
+	public record LockDescriptor(String lockId, boolean locked, @Nullable Long leaseRemainingMillis,
+			@Nullable HeldLockDescriptor heldByThisInstance) implements OperationResponseBody {
+
+	}
+
+}

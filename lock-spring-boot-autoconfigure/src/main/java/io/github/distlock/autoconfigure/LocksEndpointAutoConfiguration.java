@@ -1,0 +1,29 @@
+package io.github.distlock.autoconfigure;
+
+import io.github.distlock.actuate.LocksEndpoint;
+import io.github.distlock.redis.RedisLockService;
+
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Auto-configuration of the {@code locks} endpoint, when Actuator is present and the endpoint is
+ * available (enabled and exposed, e.g. {@code management.endpoints.web.exposure.include=locks}).
+ */
+@AutoConfiguration(after = DistributedLockAutoConfiguration.class)
+@ConditionalOnClass(ConditionalOnAvailableEndpoint.class)
+@ConditionalOnAvailableEndpoint(LocksEndpoint.class)
+public final class LocksEndpointAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(RedisLockService.class)
+	LocksEndpoint locksEndpoint(RedisLockService lockService) {
+		return new LocksEndpoint(lockService);
+	}
+
+}

@@ -1,0 +1,44 @@
+package io.github.distlock.observation;
+
+import io.github.distlock.redis.RedisLockService;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+
+/**
+ * The meters of a {@link RedisLockService} that no observation yields: locks held now, locks
+ * lost and failed renewals. None is tagged per lock, so their number never grows.
+ */
+public class RedisLockMetrics implements MeterBinder {
+
+	/** Gauge: locks this instance holds now. */
+	public static final String LOCKS_HELD = "distlock.locks.held";
+
+	/** Counter: locks this instance found lost (renewal, extend or release found them expired or taken). */
+	public static final String LOCKS_LOST = "distlock.locks.lost";
+
+	/** Counter: renewal attempts that failed (Redis unreachable or slow); retried until the lease ends. */
+	public static final String RENEWAL_FAILURES = "distlock.renewal.failures";
+
+	private final RedisLockService lockService;
+
+	public RedisLockMetrics(RedisLockService lockService) {
+		this.lockService = lockService;
+	}
+
+	// No base units: Prometheus would append them to the names (distlock_locks_held_locks).
+	@Override
+	public void bindTo(MeterRegistry registry) {
+		Gauge.builder(LOCKS_HELD, this.lockService, (service) -> service.heldLocks().size())
+			.description("Distributed locks this instance holds now")
+			.register(registry);
+		FunctionCounter.builder(LOCKS_LOST, this.lockService, RedisLockService::locksLost)
+			.description("Distributed locks this instance lost before releasing them")
+			.register(registry);
+		FunctionCounter.builder(RENEWAL_FAILURES, this.lockService, RedisLockService::renewalFailures)
+			.description("Failed lease renewals of distributed locks")
+			.register(registry);
+	}
+
+}
