@@ -27,6 +27,12 @@ public class SampleProperties {
 	private Duration raceWindow = Duration.ofMillis(10);
 
 	/**
+	 * Fixed lease of the fenced buying path's lock, never renewed; when not set, the lock has the auto-renewed
+	 * lease {@code distributed-lock.lease-time}. Read by {@code BuyService}'s annotation.
+	 */
+	private @Nullable Duration fencedLeaseTime;
+
+	/**
 	 * Base URLs of the other instances sharing this database, which races started from this instance's
 	 * dashboard also send buyers to.
 	 */
@@ -51,6 +57,14 @@ public class SampleProperties {
 
 	public void setRaceWindow(Duration raceWindow) {
 		this.raceWindow = raceWindow;
+	}
+
+	public @Nullable Duration getFencedLeaseTime() {
+		return this.fencedLeaseTime;
+	}
+
+	public void setFencedLeaseTime(@Nullable Duration fencedLeaseTime) {
+		this.fencedLeaseTime = fencedLeaseTime;
 	}
 
 	public List<URI> getPeers() {
