@@ -36,6 +36,9 @@ public final class RaceRunner {
 
 	private static final Duration RACE_TIMEOUT = Duration.ofMinutes(5);
 
+	/** Reading the state must not hang the dashboard's polling on an instance that stopped answering. */
+	private static final Duration STATE_TIMEOUT = Duration.ofSeconds(10);
+
 	private static final Duration PROGRESS_INTERVAL = Duration.ofMillis(250);
 
 	private final HttpClient http;
@@ -153,7 +156,8 @@ public final class RaceRunner {
 
 	/** What one instance reports, read with {@code GET /product/state}. */
 	public ProductState state(URI target) {
-		String body = send(get(target.resolve("/product/state")), "read the state of " + target);
+		HttpRequest request = HttpRequest.newBuilder(target.resolve("/product/state")).timeout(STATE_TIMEOUT).GET().build();
+		String body = send(request, "read the state of " + target);
 		return this.json.readValue(body, ProductState.class);
 	}
 
