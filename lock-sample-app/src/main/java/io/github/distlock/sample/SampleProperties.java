@@ -27,6 +27,12 @@ public class SampleProperties {
 	private Duration raceWindow = Duration.ofMillis(10);
 
 	/**
+	 * Fixed lease of the locked buying path's lock, never renewed; when not set, the lock has the auto-renewed
+	 * lease {@code distributed-lock.lease-time}. Read by {@code BuyService}'s annotation.
+	 */
+	private @Nullable Duration lockedLeaseTime;
+
+	/**
 	 * Fixed lease of the fenced buying path's lock, never renewed; when not set, the lock has the auto-renewed
 	 * lease {@code distributed-lock.lease-time}. Read by {@code BuyService}'s annotation.
 	 */
@@ -57,6 +63,14 @@ public class SampleProperties {
 
 	public void setRaceWindow(Duration raceWindow) {
 		this.raceWindow = raceWindow;
+	}
+
+	public @Nullable Duration getLockedLeaseTime() {
+		return this.lockedLeaseTime;
+	}
+
+	public void setLockedLeaseTime(@Nullable Duration lockedLeaseTime) {
+		this.lockedLeaseTime = lockedLeaseTime;
 	}
 
 	public @Nullable Duration getFencedLeaseTime() {

@@ -46,9 +46,10 @@ public class BuyService {
 
 	/**
 	 * The same body under the distributed lock, in a transaction that commits before the lock is released, so
-	 * the next buyer on any instance reads the committed stock.
+	 * the next buyer on any instance reads the committed stock. {@code sample.locked-lease-time} fixes the lease
+	 * (auto-renewed when empty), so tests can show what a holder paused past it does.
 	 */
-	@DistributedLock(name = "stock", key = "#productName")
+	@DistributedLock(name = "stock", key = "#productName", leaseTime = "${sample.locked-lease-time:}")
 	@Transactional
 	public PurchaseOutcome buyProductWithLock(String productName, String purchaser) {
 		return buyProduct(productName, purchaser);

@@ -5,11 +5,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 import io.github.distlock.LockLostException;
 import io.github.distlock.LockService;
 import io.github.distlock.sample.TestRedis;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -26,11 +28,12 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A buyer paused between reading the stock and writing it, past its fixed lease, while another buyer takes the
- * lock and the last apple: the fenced write of the stale holder is refused, so nothing is oversold.
+ * lock and the last apple: the fenced write of the stale holder is refused, so nothing is oversold. The same
+ * pause on the locked path without a fence oversells: the lock alone does not protect the stock.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE,
 		properties = { "spring.datasource.url=jdbc:h2:mem:fenced;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000",
-				"sample.fenced-lease-time=1s" })
+				"sample.fenced-lease-time=1s", "sample.locked-lease-time=1s" })
 class FencedPurchaseTests {
 
 	private static final String APPLE = ProductController.PRODUCT_APPLE;
@@ -54,27 +57,52 @@ class FencedPurchaseTests {
 	@Autowired
 	private PausingRaceWindow window;
 
+	/** The stale buyer's pause in the running test. */
+	private Pause pause;
+
 	@Test
 	void holderPausedPastItsLeaseCannotOversellTheLastApple() throws Exception {
-		this.inventory.reset(APPLE, 1);
-		this.window.pauseNextBuyer();
-
-		CompletableFuture<PurchaseOutcome> stale = CompletableFuture
-			.supplyAsync(() -> this.buyService.buyProductFenced(APPLE, "stale"));
-		assertThat(this.window.paused.await(BOUND.toSeconds(), TimeUnit.SECONDS)).as("stale buyer read the stock")
-			.isTrue();
-		// The stale buyer has read 1 apple left and holds a 1s lease that nobody renews; wait until Redis expired it.
-		await().atMost(BOUND).until(() -> !this.lockService.isLocked("stock:" + APPLE));
-
-		assertThat(this.buyService.buyProductFenced(APPLE, "fresh")).isEqualTo(PurchaseOutcome.BOUGHT);
-		this.window.release.countDown();
+		CompletableFuture<PurchaseOutcome> stale = pauseStaleBuyerWhileAFreshOneBuys(
+				() -> this.buyService.buyProductFenced(APPLE, "stale"),
+				() -> this.buyService.buyProductFenced(APPLE, "fresh"));
 
 		// Its write is refused, its transaction commits nothing, and releasing the lost lock reports the loss.
 		assertThatThrownBy(() -> stale.get(BOUND.toSeconds(), TimeUnit.SECONDS))
 			.isInstanceOf(ExecutionException.class)
 			.hasCauseInstanceOf(LockLostException.class);
-		assertThat(this.window.resumed).as("the stale buyer went on to write").isTrue();
+		assertThat(this.pause.resumed).as("the stale buyer went on to write").isTrue();
 		assertThat(this.inventory.level(APPLE)).isEqualTo(new Inventory.StockLevel(0, 1));
+	}
+
+	@Test
+	void withoutTheFenceTheSamePausedHolderOversells() throws Exception {
+		CompletableFuture<PurchaseOutcome> stale = pauseStaleBuyerWhileAFreshOneBuys(
+				() -> this.buyService.buyProductWithLock(APPLE, "stale"),
+				() -> this.buyService.buyProductWithLock(APPLE, "fresh"));
+
+		// The stale write goes through: two purchases of the one apple. Only the release notices the loss.
+		assertThatThrownBy(() -> stale.get(BOUND.toSeconds(), TimeUnit.SECONDS))
+			.isInstanceOf(ExecutionException.class)
+			.hasCauseInstanceOf(LockLostException.class);
+		assertThat(this.inventory.level(APPLE)).isEqualTo(new Inventory.StockLevel(0, 2));
+	}
+
+	/**
+	 * One apple in stock; the stale buyer reads it and is paused; its fixed 1s lease, never renewed, expires in
+	 * Redis; the fresh buyer takes the lock and the apple; then the stale buyer resumes.
+	 */
+	private CompletableFuture<PurchaseOutcome> pauseStaleBuyerWhileAFreshOneBuys(Supplier<PurchaseOutcome> staleBuyer,
+			Supplier<PurchaseOutcome> freshBuyer) throws InterruptedException {
+		this.inventory.reset(APPLE, 1);
+		this.pause = this.window.pauseNextBuyer();
+		CompletableFuture<PurchaseOutcome> stale = CompletableFuture.supplyAsync(staleBuyer);
+		assertThat(this.pause.paused.await(BOUND.toSeconds(), TimeUnit.SECONDS)).as("stale buyer read the stock")
+			.isTrue();
+		await().atMost(BOUND).until(() -> !this.lockService.isLocked("stock:" + APPLE));
+
+		assertThat(freshBuyer.get()).isEqualTo(PurchaseOutcome.BOUGHT);
+		this.pause.release.countDown();
+		return stale;
 	}
 
 	@Test
@@ -100,23 +128,34 @@ class FencedPurchaseTests {
 	/** Stops the next buyer between its read and its write until the test lets it go; others pass. */
 	static class PausingRaceWindow implements RaceWindow {
 
-		final CountDownLatch paused = new CountDownLatch(1);
+		private final AtomicReference<@Nullable Pause> next = new AtomicReference<>();
 
-		final CountDownLatch release = new CountDownLatch(1);
-
-		private final AtomicBoolean pauseNext = new AtomicBoolean();
-
-		volatile boolean resumed;
-
-		void pauseNextBuyer() {
-			this.pauseNext.set(true);
+		Pause pauseNextBuyer() {
+			Pause pause = new Pause();
+			this.next.set(pause);
+			return pause;
 		}
 
 		@Override
 		public void between(String productName) {
-			if (!this.pauseNext.compareAndSet(true, false)) {
-				return;
+			Pause pause = this.next.getAndSet(null);
+			if (pause != null) {
+				pause.hold();
 			}
+		}
+
+	}
+
+	/** One paused buyer. */
+	static class Pause {
+
+		final CountDownLatch paused = new CountDownLatch(1);
+
+		final CountDownLatch release = new CountDownLatch(1);
+
+		volatile boolean resumed;
+
+		void hold() {
 			this.paused.countDown();
 			try {
 				if (!this.release.await(BOUND.toSeconds(), TimeUnit.SECONDS)) {
