@@ -1,0 +1,127 @@
+package io.github.distlock.sample.race;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+
+import io.github.distlock.sample.SampleProperties;
+import io.github.distlock.sample.shop.ProductController;
+import io.github.distlock.sample.shop.ProductState;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.env.Environment;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * The dashboard's endpoints: run a race from this instance against itself and its peers, the last result per
+ * mode, and every instance's view of the stock.
+ */
+@RestController
+class RaceController {
+
+	private final RaceRunner runner;
+
+	private final SampleProperties properties;
+
+	private final Environment environment;
+
+	/** One race at a time per instance: two would reset each other's stock. */
+	private final ReentrantLock racing = new ReentrantLock();
+
+	private final Map<RaceMode, RaceResult> lastResults = new ConcurrentHashMap<>();
+
+	RaceController(SampleProperties properties, Environment environment) {
+		this.runner = RaceRunner.create();
+		this.properties = properties;
+		this.environment = environment;
+	}
+
+	@PostMapping("/race")
+	ResponseEntity<?> race(@RequestParam(name = "mode") String mode,
+			@RequestParam(name = "buyers", defaultValue = "200") int buyers,
+			@RequestParam(name = "stock", defaultValue = "" + ProductController.INITIAL_STOCK) int stock) {
+		RaceMode raceMode = RaceMode.fromCode(mode);
+		if (!this.racing.tryLock()) {
+			return ResponseEntity.status(HttpStatus.CONFLICT).contentType(MediaType.TEXT_PLAIN)
+				.body("A race is already running on this instance");
+		}
+		try {
+			RaceResult result = this.runner.run(raceMode, targets(), buyers, stock, RaceRunner.Progress.NONE);
+			this.lastResults.put(raceMode, result);
+			return ResponseEntity.ok(result);
+		}
+		finally {
+			this.racing.unlock();
+		}
+	}
+
+	/** The last result of each mode run from this instance, in mode order. */
+	@GetMapping("/race/results")
+	List<RaceResult> results() {
+		List<RaceResult> results = new ArrayList<>();
+		for (RaceMode mode : RaceMode.values()) {
+			RaceResult result = this.lastResults.get(mode);
+			if (result != null) {
+				results.add(result);
+			}
+		}
+		return results;
+	}
+
+	/** Every instance's view of the stock; an instance that does not answer is reported as down. */
+	@GetMapping("/cluster")
+	List<InstanceView> cluster() {
+		List<InstanceView> views = new ArrayList<>();
+		List<URI> targets = targets();
+		for (int i = 0; i < targets.size(); i++) {
+			URI target = targets.get(i);
+			try {
+				views.add(new InstanceView(target.toString(), i == 0, true, this.runner.state(target), null));
+			}
+			catch (RuntimeException ex) {
+				views.add(new InstanceView(target.toString(), i == 0, false, null, ex.getMessage()));
+			}
+		}
+		return views;
+	}
+
+	@ExceptionHandler(IllegalArgumentException.class)
+	ResponseEntity<String> badRequest(IllegalArgumentException ex) {
+		return ResponseEntity.badRequest().contentType(MediaType.TEXT_PLAIN).body(ex.getMessage());
+	}
+
+	@ExceptionHandler(RaceFailedException.class)
+	ResponseEntity<String> raceFailed(RaceFailedException ex) {
+		return ResponseEntity.status(HttpStatus.BAD_GATEWAY).contentType(MediaType.TEXT_PLAIN).body(ex.getMessage());
+	}
+
+	/** This instance first, then its peers. */
+	private List<URI> targets() {
+		List<URI> targets = new ArrayList<>();
+		targets.add(URI.create("http://127.0.0.1:" + this.environment.getRequiredProperty("local.server.port")));
+		targets.addAll(this.properties.getPeers());
+		return targets;
+	}
+
+	/**
+	 * One instance on the dashboard.
+	 * @param url its base URL
+	 * @param self whether it is the instance serving the dashboard
+	 * @param up whether it answered
+	 * @param state what it reported
+	 * @param error why it did not answer
+	 */
+	record InstanceView(String url, boolean self, boolean up, @Nullable ProductState state, @Nullable String error) {
+	}
+
+}

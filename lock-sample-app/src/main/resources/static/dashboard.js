@@ -1,0 +1,162 @@
+// The dashboard: instance cards from GET cluster, races with POST race?mode=, the comparison table from the
+// results, and a chart of the stock sampled while a race runs. Plain browser JavaScript, no build step.
+'use strict';
+
+const MODES = [
+  { code: 'N', label: 'No lock', color: '#d33' },
+  { code: 'Y', label: 'Locked', color: '#2a7ab0' },
+  { code: 'F', label: 'Fenced', color: '#393' },
+];
+const SAMPLE_INTERVAL_MS = 250;
+const IDLE_REFRESH_MS = 2000;
+
+const series = {};          // mode code -> [{t: ms since start, amount}]
+let racing = false;
+
+function el(tag, attributes, ...children) {
+  const node = document.createElement(tag);
+  Object.entries(attributes || {}).forEach(([name, value]) => node.setAttribute(name, value));
+  children.forEach((child) => node.append(child));
+  return node;
+}
+
+async function fetchJson(url, options) {
+  const response = await fetch(url, options);
+  const body = await response.text();
+  if (!response.ok) {
+    throw new Error(`HTTP ${response.status}: ${body}`);
+  }
+  return JSON.parse(body);
+}
+
+function renderInstances(views) {
+  const container = document.getElementById('instances');
+  container.replaceChildren(...views.map((view) => {
+    const title = (view.state ? view.state.instance : 'instance') + (view.self ? ' (this one)' : '');
+    const card = el('div', { class: 'instance' + (view.up ? '' : ' down'), 'data-url': view.url },
+      el('h3', {}, title), el('div', { class: 'muted' }, view.url));
+    if (view.up) {
+      card.append(el('dl', {},
+        el('dt', {}, 'Stock'), el('dd', { class: 'amount' }, String(view.state.amount)),
+        el('dt', {}, 'Purchase records'), el('dd', { class: 'purchases' }, String(view.state.purchases)),
+        el('dt', {}, 'Sold by this instance'), el('dd', { class: 'bought-here' }, String(view.state.boughtHere))));
+    } else {
+      card.append(el('p', {}, 'Not answering: ' + view.error));
+    }
+    return card;
+  }));
+}
+
+async function refreshCluster() {
+  const views = await fetchJson('cluster');
+  renderInstances(views);
+  const first = views.find((view) => view.up);
+  return first ? first.state : null;
+}
+
+function showResult(result) {
+  const code = MODES.find((mode) => mode.label === result.label).code;
+  const set = (id, text, good) => {
+    const cell = document.getElementById(`${id}-${code}`);
+    cell.textContent = text;
+    cell.className = good ? 'good' : 'bad';
+  };
+  set('surplus', String(result.surplus), result.exact);
+  set('records', String(result.records), result.exact);
+  set('failed', String(result.failed), result.failed === 0);
+  set('verdict', result.verdict, result.exact);
+}
+
+function drawChart() {
+  const canvas = document.getElementById('chart');
+  const context = canvas.getContext('2d');
+  const pad = 32;
+  const width = canvas.width - 2 * pad;
+  const height = canvas.height - 2 * pad;
+  const points = Object.values(series).flat();
+  const maxT = Math.max(1000, ...points.map((p) => p.t));
+  const maxAmount = Math.max(100, ...points.map((p) => p.amount));
+  context.clearRect(0, 0, canvas.width, canvas.height);
+  context.strokeStyle = '#999';
+  context.fillStyle = '#666';
+  context.font = '11px sans-serif';
+  context.beginPath();
+  context.moveTo(pad, pad);
+  context.lineTo(pad, pad + height);
+  context.lineTo(pad + width, pad + height);
+  context.stroke();
+  context.fillText(String(maxAmount), 4, pad + 4);
+  context.fillText('0', 16, pad + height);
+  context.fillText(`${(maxT / 1000).toFixed(1)} s`, pad + width - 30, pad + height + 16);
+  MODES.forEach((mode) => {
+    const data = series[mode.code];
+    if (!data || data.length === 0) {
+      return;
+    }
+    context.strokeStyle = mode.color;
+    context.lineWidth = 2;
+    context.beginPath();
+    data.forEach((p, i) => {
+      const x = pad + (p.t / maxT) * width;
+      const y = pad + height - (p.amount / maxAmount) * height;
+      if (i === 0) {
+        context.moveTo(x, y);
+      } else {
+        context.lineTo(x, y);
+      }
+    });
+    context.stroke();
+  });
+  document.getElementById('legend').replaceChildren(...MODES.map((mode) =>
+    el('span', {}, el('i', { style: `background:${mode.color}` }), mode.label)));
+}
+
+async function runRace(mode) {
+  racing = true;
+  const buttons = document.querySelectorAll('.buttons button');
+  buttons.forEach((button) => { button.disabled = true; });
+  const status = document.getElementById('status');
+  status.textContent = `${mode.label}: 200 buyers racing…`;
+  series[mode.code] = [];
+  const started = performance.now();
+  const sample = async () => {
+    try {
+      const state = await refreshCluster();
+      if (state) {
+        series[mode.code].push({ t: performance.now() - started, amount: state.amount });
+        drawChart();
+      }
+    } catch (error) {
+      // A missed sample only leaves a gap in the chart.
+    }
+  };
+  const sampler = setInterval(sample, SAMPLE_INTERVAL_MS);
+  try {
+    const result = await fetchJson(`race?mode=${mode.code}`, { method: 'POST' });
+    showResult(result);
+    status.textContent = `${mode.label}: ${result.verdict}`;
+  } catch (error) {
+    status.textContent = `${mode.label} failed: ${error.message}`;
+  } finally {
+    clearInterval(sampler);
+    await sample();
+    buttons.forEach((button) => { button.disabled = false; });
+    racing = false;
+  }
+}
+
+async function start() {
+  MODES.forEach((mode) => {
+    document.getElementById(`run-${mode.code}`).addEventListener('click', () => runRace(mode));
+  });
+  drawChart();
+  try {
+    (await fetchJson('race/results')).forEach(showResult);
+    await refreshCluster();
+  } catch (error) {
+    document.getElementById('status').textContent = 'Could not reach the instance: ' + error.message;
+  }
+  setInterval(() => { if (!racing) { refreshCluster().catch(() => {}); } }, IDLE_REFRESH_MS);
+}
+
+start();
