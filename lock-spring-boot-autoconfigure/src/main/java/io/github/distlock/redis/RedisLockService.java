@@ -5,6 +5,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -266,6 +268,12 @@ public class RedisLockService implements LockService, ApplicationEventPublisherA
 		catch (RuntimeException ex) {
 			// The command may still be applied after we gave up: remove it if so.
 			releaseLater(entry.key, owner);
+			if (Thread.currentThread().isInterrupted() || causedByInterrupt(ex)) {
+				// Lettuce stopped waiting for the reply because the thread was interrupted.
+				LockNotAcquiredException interrupted = interrupted(entry.lockId);
+				interrupted.addSuppressed(ex);
+				throw interrupted;
+			}
 			throw ex;
 		}
 		if (reply <= 0) {
@@ -337,7 +345,9 @@ public class RedisLockService implements LockService, ApplicationEventPublisherA
 		}
 		long keepNanos = minHoldTime.toNanos() - (System.nanoTime() - held.acquiredAtNanos);
 		if (keepNanos > 0) {
-			boolean owned = this.commands.expire(entry.key, held.ownerToken, toMillis(keepNanos));
+			long keepMillis = toMillis(keepNanos);
+			Supplier<Boolean> expire = () -> this.commands.expire(entry.key, held.ownerToken, keepMillis);
+			boolean owned = despiteInterrupts(expire, expire);
 			entry.holderGone(held);
 			if (!owned) {
 				throw lost(held, "the lock key had expired or was owned by another instance at release");
@@ -351,7 +361,11 @@ public class RedisLockService implements LockService, ApplicationEventPublisherA
 		}
 		boolean owned;
 		try {
-			owned = this.commands.release(entry.key, held.ownerToken);
+			owned = despiteInterrupts(() -> this.commands.release(entry.key, held.ownerToken), () -> {
+				// Whether the interrupted release was applied is unknown: a repeat finding nothing is no loss.
+				this.commands.release(entry.key, held.ownerToken);
+				return true;
+			});
 		}
 		catch (RuntimeException ex) {
 			entry.holderGone(held);
@@ -376,7 +390,15 @@ public class RedisLockService implements LockService, ApplicationEventPublisherA
 		long sentAt = System.nanoTime();
 		long reply;
 		try {
-			reply = this.commands.handOver(entry.key, held.ownerToken, newOwner, toMillis(lease), mayStayLocal);
+			reply = despiteInterrupts(
+					() -> this.commands.handOver(entry.key, held.ownerToken, newOwner, toMillis(lease), mayStayLocal),
+					() -> {
+						// The interrupted hand-over may or may not have been applied: free the lock either way,
+						// as if released instead; the waiter then competes for it.
+						this.commands.release(entry.key, newOwner);
+						this.commands.release(entry.key, held.ownerToken);
+						return -1L;
+					});
 		}
 		catch (RuntimeException ex) {
 			releaseLater(entry.key, newOwner);
@@ -405,6 +427,43 @@ public class RedisLockService implements LockService, ApplicationEventPublisherA
 		if (reply == 0) {
 			throw lost(held, "the lock key had expired or was owned by another instance at release");
 		}
+	}
+
+	/**
+	 * Runs a release-path command to its end although the calling thread gets interrupted. Lettuce
+	 * stops waiting for the reply of an interrupted thread, while the command may still be applied;
+	 * so after such a failure {@code repeat}, which must be safe whatever the first command did, runs
+	 * on a thread nobody interrupts and is waited for uninterruptibly (interrupts can come faster than
+	 * round trips). The caller's interrupt is kept.
+	 */
+	private static <T> T despiteInterrupts(Supplier<T> command, Supplier<T> repeat) {
+		try {
+			return command.get();
+		}
+		catch (RuntimeException ex) {
+			// The flag is checked and the cause too: the exception translation does not always keep the flag.
+			if (!Thread.currentThread().isInterrupted() && !causedByInterrupt(ex)) {
+				throw ex;
+			}
+			try {
+				return CompletableFuture.supplyAsync(repeat).join();
+			}
+			catch (CompletionException failed) {
+				throw (failed.getCause() instanceof RuntimeException cause) ? cause : failed;
+			}
+			finally {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	private static boolean causedByInterrupt(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof InterruptedException) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/** Called when renewal or extend finds the lock gone. */
@@ -513,6 +572,11 @@ public class RedisLockService implements LockService, ApplicationEventPublisherA
 	/** Number of lock ids this instance tracks (held or waited for); 0 when idle. */
 	int trackedLockCount() {
 		return this.entries.size();
+	}
+
+	/** Renewal tasks (and clean-ups) scheduled and not yet run; 0 when idle. */
+	int pendingRenewalTasks() {
+		return this.renewer.pendingTasks();
 	}
 
 	private static long recheckNanos(long holderTtlMillis, boolean subscribed) {
