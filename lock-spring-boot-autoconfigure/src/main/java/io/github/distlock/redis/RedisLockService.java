@@ -26,6 +26,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationEventPublisherAware;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.TransientDataAccessException;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
@@ -369,6 +371,9 @@ public class RedisLockService implements LockService, ApplicationEventPublisherA
 		}
 		catch (RuntimeException ex) {
 			entry.holderGone(held);
+			if (!isUnreachable(ex)) {
+				throw ex;
+			}
 			logger.warn("Could not release lock '" + LogSafe.text(entry.lockId)
 					+ "'; it expires with its lease: " + ex);
 			return;
@@ -404,6 +409,9 @@ public class RedisLockService implements LockService, ApplicationEventPublisherA
 			releaseLater(entry.key, newOwner);
 			entry.holderGone(held);
 			entry.handOverFailed(next);
+			if (!isUnreachable(ex)) {
+				throw ex;
+			}
 			logger.warn("Could not release lock '" + LogSafe.text(entry.lockId)
 					+ "'; it expires with its lease: " + ex);
 			return;
@@ -455,6 +463,14 @@ public class RedisLockService implements LockService, ApplicationEventPublisherA
 				Thread.currentThread().interrupt();
 			}
 		}
+	}
+
+	/**
+	 * Whether a failed release is Redis being unreachable or slow, which the lease covers; an error
+	 * reply (e.g. an ACL's {@code NOPERM}) is a mistake that must reach the caller.
+	 */
+	private static boolean isUnreachable(RuntimeException failure) {
+		return failure instanceof DataAccessResourceFailureException || failure instanceof TransientDataAccessException;
 	}
 
 	private static boolean causedByInterrupt(Throwable failure) {
