@@ -184,8 +184,19 @@ class AclTests {
 		return text.toString();
 	}
 
+	/**
+	 * Nothing in {@code ACL LOG} but Lettuce's {@code CLIENT SETINFO} at connect, which Redis 7.0
+	 * does not know and Redis 6.2 and 7.2+ deny to this user; Lettuce ignores that reply.
+	 */
 	private static void assertNothingDenied() {
-		assertThat(redis.command("ACL", "LOG")).as("ACL LOG").isEmpty();
+		List<String> log = List.of(redis.command("ACL", "LOG").split("\n"));
+		List<String> deniedObjects = new ArrayList<>();
+		for (int i = 0; i + 1 < log.size(); i++) {
+			if (log.get(i).equals("object")) {
+				deniedObjects.add(log.get(i + 1));
+			}
+		}
+		assertThat(deniedObjects).as("ACL LOG: %s", log).allMatch((object) -> object.startsWith("client"));
 	}
 
 }

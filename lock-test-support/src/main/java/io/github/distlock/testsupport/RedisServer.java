@@ -726,7 +726,8 @@ public final class RedisServer implements AutoCloseable {
             if (password == null || password.isEmpty()) {
                 throw new IllegalArgumentException("password of ACL user '" + name + "' must not be empty");
             }
-            List<String> values = new ArrayList<>(List.of(name, "reset", "on", ">" + password));
+            // "resetchannels" too: before Redis 7, "reset" grants all channels.
+            List<String> values = new ArrayList<>(List.of(name, "reset", "resetchannels", "on", ">" + password));
             values.addAll(List.of(rules));
             return arg("user", values.toArray(String[]::new));
         }
