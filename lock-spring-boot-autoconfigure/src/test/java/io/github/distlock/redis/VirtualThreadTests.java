@@ -23,6 +23,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -68,10 +71,17 @@ class VirtualThreadTests {
 		int threads = 10_000;
 		int ids = 100;
 		Queue<RecordedEvent> pinned = new ConcurrentLinkedQueue<>();
-		try (RedisLockClients clients = new RedisLockClients(redis);
-				RecordingStream recording = new RecordingStream()) {
-			RedisLockService[] instances = { clients.newService(), clients.newService() };
-			StringRedisTemplate data = new StringRedisTemplate(clients.newConnectionFactory());
+		List<LettuceConnectionFactory> factories = new ArrayList<>();
+		List<RedisLockService> services = new ArrayList<>();
+		try (RecordingStream recording = new RecordingStream()) {
+			for (int i = 0; i < 3; i++) {
+				factories.add(connectionFactory());
+			}
+			RedisLockService[] instances = { new RedisLockService(new StringRedisTemplate(factories.get(0)),
+					RedisLockSettings.defaults()),
+					new RedisLockService(new StringRedisTemplate(factories.get(1)), RedisLockSettings.defaults()) };
+			services.addAll(List.of(instances));
+			StringRedisTemplate data = new StringRedisTemplate(factories.get(2));
 			// Classes loaded and initialized on first use pin the loading virtual thread (a JVM matter,
 			// not ours): a warm-up round loads them before the recording starts.
 			contend(instances, data, 200, ids, "warm-up-");
@@ -96,6 +106,10 @@ class VirtualThreadTests {
 				canary.shutdown();
 			}
 			await().atMost(Duration.ofSeconds(30)).until(() -> pinned.stream().anyMatch(VirtualThreadTests::isCanary));
+		}
+		finally {
+			services.forEach(RedisLockService::destroy);
+			factories.forEach(LettuceConnectionFactory::destroy);
 		}
 		assertThat(pinned.stream().filter((event) -> !isCanary(event)).map(VirtualThreadTests::describe)).isEmpty();
 	}
@@ -139,6 +153,16 @@ class VirtualThreadTests {
 			executor.shutdownNow();
 		}
 		return overlaps.get();
+	}
+
+	/** A generous command timeout: this test is about exclusion and pinning on a busy machine, not latency. */
+	private static LettuceConnectionFactory connectionFactory() {
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration(redis.host(), redis.port()),
+				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(60)).build());
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
 	}
 
 	private static boolean isCanary(RecordedEvent event) {
