@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -56,6 +57,10 @@ public class RedisLockService implements LockService, ApplicationEventPublisherA
 	 * critical sections.
 	 */
 	private static final int MAX_HAND_OVERS_WHILE_CONTENDED = 8;
+
+	/** Error codes of a Redis that cannot write for now (restarting, failing over, busy). */
+	private static final Set<String> TRANSIENT_ERROR_CODES = Set.of("LOADING", "BUSY", "READONLY", "MASTERDOWN",
+			"TRYAGAIN", "CLUSTERDOWN", "OOM");
 
 	private final LockKeys keys;
 
@@ -375,7 +380,7 @@ public class RedisLockService implements LockService, ApplicationEventPublisherA
 				throw ex;
 			}
 			logger.warn("Could not release lock '" + LogSafe.text(entry.lockId)
-					+ "'; it expires with its lease: " + ex);
+					+ "'; it expires with its lease: " + withReply(ex));
 			return;
 		}
 		entry.holderGone(held);
@@ -413,7 +418,7 @@ public class RedisLockService implements LockService, ApplicationEventPublisherA
 				throw ex;
 			}
 			logger.warn("Could not release lock '" + LogSafe.text(entry.lockId)
-					+ "'; it expires with its lease: " + ex);
+					+ "'; it expires with its lease: " + withReply(ex));
 			return;
 		}
 		if (reply > 0 && System.nanoTime() - sentAt < lease) {
@@ -466,11 +471,32 @@ public class RedisLockService implements LockService, ApplicationEventPublisherA
 	}
 
 	/**
-	 * Whether a failed release is Redis being unreachable or slow, which the lease covers; an error
-	 * reply (e.g. an ACL's {@code NOPERM}) is a mistake that must reach the caller.
+	 * Whether a failed release is Redis being unreachable, slow or temporarily unable to write, which
+	 * the lease covers. Any other error reply (e.g. an ACL's {@code NOPERM}) is a mistake that must
+	 * reach the caller.
 	 */
 	private static boolean isUnreachable(RuntimeException failure) {
-		return failure instanceof DataAccessResourceFailureException || failure instanceof TransientDataAccessException;
+		if (failure instanceof DataAccessResourceFailureException || failure instanceof TransientDataAccessException) {
+			return true;
+		}
+		// An error reply starts with its error code, e.g. "LOADING Redis is loading the dataset in memory".
+		String message = String.valueOf(rootCause(failure).getMessage());
+		int end = message.indexOf(' ');
+		return TRANSIENT_ERROR_CODES.contains((end > 0) ? message.substring(0, end) : message);
+	}
+
+	/** The exception with Redis's reply, which Spring Data Redis wraps as "Error in execution". */
+	private static String withReply(RuntimeException failure) {
+		Throwable root = rootCause(failure);
+		return (root != failure) ? failure + " (" + root.getMessage() + ")" : failure.toString();
+	}
+
+	private static Throwable rootCause(Throwable failure) {
+		Throwable root = failure;
+		while (root.getCause() != null && root.getCause() != root) {
+			root = root.getCause();
+		}
+		return root;
 	}
 
 	private static boolean causedByInterrupt(Throwable failure) {
