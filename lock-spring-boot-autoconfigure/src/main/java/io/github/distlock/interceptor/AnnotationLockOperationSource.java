@@ -180,6 +180,11 @@ public class AnnotationLockOperationSource implements LockOperationSource, Embed
 	}
 
 	private String resolve(Method method, String attribute, String value) {
+		if (value.contains("#{")) {
+			// Spring's embedded value resolver would evaluate it with full SpEL (types, beans, methods).
+			throw invalid(method, attribute + " '" + value + "' contains a SpEL template (#{...}); only ${...} placeholders"
+					+ " are resolved in " + attribute);
+		}
 		if (this.valueResolver == null || value.isEmpty()) {
 			return value;
 		}

@@ -105,6 +105,11 @@ final class LockRenewer implements AutoCloseable {
 		}
 	}
 
+	/** Renewals, lease guards and clean-ups scheduled and not yet run; 0 when no lock is held. */
+	int pendingTasks() {
+		return this.scheduler.getQueue().size() + this.deadlineGuard.getQueue().size();
+	}
+
 	private static long interval(HeldLock held) {
 		return Math.max(held.leaseNanos / 3, 1);
 	}

@@ -49,6 +49,10 @@ final class RedisLockHandle implements LockHandle {
 
 	@Override
 	public void close(Duration minHoldTime) {
+		if (minHoldTime == null) {
+			// Checked before anything changes: the lock stays held and can still be closed.
+			throw new IllegalArgumentException("minHoldTime of lock '" + LogSafe.text(lockId()) + "' must not be null");
+		}
 		if (this.closed.compareAndSet(false, true)) {
 			this.service.release(this.held, minHoldTime);
 		}

@@ -5,6 +5,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -30,6 +33,8 @@ import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationEventPublisherAware;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.TransientDataAccessException;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
@@ -72,6 +77,10 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 	private static final String SCRIPT_PROBE_LOCK_ID = "distlock.script-probe";
 
 	private static final String SCRIPT_PROBE_OWNER = "probe";
+
+	/** Error codes of a Redis that cannot write for now (restarting, failing over, busy). */
+	private static final Set<String> TRANSIENT_ERROR_CODES = Set.of("LOADING", "BUSY", "READONLY", "MASTERDOWN",
+			"TRYAGAIN", "CLUSTERDOWN", "OOM");
 
 	private final LockKeys keys;
 
@@ -298,6 +307,12 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 		catch (RuntimeException ex) {
 			// The command may still be applied after we gave up: remove it if so.
 			releaseLater(entry.key, owner);
+			if (Thread.currentThread().isInterrupted() || causedByInterrupt(ex)) {
+				// Lettuce stopped waiting for the reply because the thread was interrupted.
+				LockNotAcquiredException interrupted = interrupted(entry.lockId);
+				interrupted.addSuppressed(ex);
+				throw interrupted;
+			}
 			throw ex;
 		}
 		if (reply <= 0) {
@@ -376,7 +391,9 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 		}
 		long keepNanos = minHoldTime.toNanos() - (System.nanoTime() - held.acquiredAtNanos);
 		if (keepNanos > 0) {
-			boolean owned = this.commands.expire(entry.key, held.ownerToken, toMillis(keepNanos));
+			long keepMillis = toMillis(keepNanos);
+			Supplier<Boolean> expire = () -> this.commands.expire(entry.key, held.ownerToken, keepMillis);
+			boolean owned = despiteInterrupts(expire, expire);
 			entry.holderGone(held);
 			if (!owned) {
 				throw lostAtRelease(held, "the lock key had expired or was owned by another instance at release");
@@ -394,12 +411,19 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 		}
 		boolean owned;
 		try {
-			owned = this.commands.release(entry.key, held.ownerToken);
+			owned = despiteInterrupts(() -> this.commands.release(entry.key, held.ownerToken), () -> {
+				// Whether the interrupted release was applied is unknown: a repeat finding nothing is no loss.
+				this.commands.release(entry.key, held.ownerToken);
+				return true;
+			});
 		}
 		catch (RuntimeException ex) {
 			entry.holderGone(held);
+			if (!isUnreachable(ex)) {
+				throw ex;
+			}
 			logger.warn("Could not release lock '" + LogSafe.text(entry.lockId)
-					+ "'; it expires with its lease: " + ex);
+					+ "'; it expires with its lease: " + withReply(ex));
 			return;
 		}
 		entry.holderGone(held);
@@ -422,14 +446,25 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 		long sentAt = System.nanoTime();
 		long reply;
 		try {
-			reply = this.commands.handOver(entry.key, held.ownerToken, newOwner, toMillis(lease), mayStayLocal);
+			reply = despiteInterrupts(
+					() -> this.commands.handOver(entry.key, held.ownerToken, newOwner, toMillis(lease), mayStayLocal),
+					() -> {
+						// The interrupted hand-over may or may not have been applied: free the lock either way,
+						// as if released instead; the waiter then competes for it.
+						this.commands.release(entry.key, newOwner);
+						this.commands.release(entry.key, held.ownerToken);
+						return -1L;
+					});
 		}
 		catch (RuntimeException ex) {
 			releaseLater(entry.key, newOwner);
 			entry.holderGone(held);
 			entry.handOverFailed(next);
+			if (!isUnreachable(ex)) {
+				throw ex;
+			}
 			logger.warn("Could not release lock '" + LogSafe.text(entry.lockId)
-					+ "'; it expires with its lease: " + ex);
+					+ "'; it expires with its lease: " + withReply(ex));
 			return;
 		}
 		if (reply > 0 && System.nanoTime() - sentAt < lease) {
@@ -454,6 +489,72 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 		if (reply == 0) {
 			throw lostAtRelease(held, "the lock key had expired or was owned by another instance at release");
 		}
+	}
+
+	/**
+	 * Runs a release-path command to its end although the calling thread gets interrupted. Lettuce
+	 * stops waiting for the reply of an interrupted thread, while the command may still be applied;
+	 * so after such a failure {@code repeat}, which must be safe whatever the first command did, runs
+	 * on a thread nobody interrupts and is waited for uninterruptibly (interrupts can come faster than
+	 * round trips). The caller's interrupt is kept.
+	 */
+	private static <T> T despiteInterrupts(Supplier<T> command, Supplier<T> repeat) {
+		try {
+			return command.get();
+		}
+		catch (RuntimeException ex) {
+			// The flag is checked and the cause too: the exception translation does not always keep the flag.
+			if (!Thread.currentThread().isInterrupted() && !causedByInterrupt(ex)) {
+				throw ex;
+			}
+			try {
+				return CompletableFuture.supplyAsync(repeat).join();
+			}
+			catch (CompletionException failed) {
+				throw (failed.getCause() instanceof RuntimeException cause) ? cause : failed;
+			}
+			finally {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	/**
+	 * Whether a failed release is Redis being unreachable, slow or temporarily unable to write, which
+	 * the lease covers. Any other error reply (e.g. an ACL's {@code NOPERM}) is a mistake that must
+	 * reach the caller.
+	 */
+	private static boolean isUnreachable(RuntimeException failure) {
+		if (failure instanceof DataAccessResourceFailureException || failure instanceof TransientDataAccessException) {
+			return true;
+		}
+		// An error reply starts with its error code, e.g. "LOADING Redis is loading the dataset in memory".
+		String message = String.valueOf(rootCause(failure).getMessage());
+		int end = message.indexOf(' ');
+		return TRANSIENT_ERROR_CODES.contains((end > 0) ? message.substring(0, end) : message);
+	}
+
+	/** The exception with Redis's reply, which Spring Data Redis wraps as "Error in execution". */
+	private static String withReply(RuntimeException failure) {
+		Throwable root = rootCause(failure);
+		return (root != failure) ? failure + " (" + root.getMessage() + ")" : failure.toString();
+	}
+
+	private static Throwable rootCause(Throwable failure) {
+		Throwable root = failure;
+		while (root.getCause() != null && root.getCause() != root) {
+			root = root.getCause();
+		}
+		return root;
+	}
+
+	private static boolean causedByInterrupt(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof InterruptedException) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/** Called when renewal or extend finds the lock gone. */
@@ -599,6 +700,11 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 	/** Number of lock ids this instance tracks (held or waited for); 0 when idle. */
 	int trackedLockCount() {
 		return this.entries.size();
+	}
+
+	/** Renewal tasks (and clean-ups) scheduled and not yet run; 0 when idle. */
+	int pendingRenewalTasks() {
+		return this.renewer.pendingTasks();
 	}
 
 	private static long recheckNanos(long holderTtlMillis, boolean subscribed) {

@@ -93,8 +93,14 @@ final class ReleaseSubscription implements MessageListener, AutoCloseable {
 			this.connection = opened;
 		}
 		catch (RuntimeException ex) {
-			this.nextAttemptNanos = System.nanoTime() + RETRY_AFTER_FAILURE_NANOS;
-			logger.warn("Could not subscribe to lock releases; waiters re-check periodically instead: " + ex);
+			if (Thread.currentThread().isInterrupted()) {
+				// The subscribing waiter was interrupted, not Redis unreachable: the next waiter tries again.
+				logger.debug("Subscribing to lock releases was interrupted", ex);
+			}
+			else {
+				this.nextAttemptNanos = System.nanoTime() + RETRY_AFTER_FAILURE_NANOS;
+				logger.warn("Could not subscribe to lock releases; waiters re-check periodically instead: " + ex);
+			}
 			if (opened != null) {
 				closeQuietly(opened);
 			}

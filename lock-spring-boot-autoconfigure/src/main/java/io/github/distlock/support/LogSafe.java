@@ -2,8 +2,8 @@ package io.github.distlock.support;
 
 /**
  * Makes user-supplied text (lock ids, keys) safe to put into a log line or exception message:
- * line breaks and other control characters are escaped so that a key cannot forge log lines, and
- * long values are shortened.
+ * line breaks, other control characters and bidirectional overrides are escaped so that a key
+ * cannot forge or disguise log lines, and long values are shortened.
  */
 public final class LogSafe {
 
@@ -17,7 +17,7 @@ public final class LogSafe {
 		int length = Math.min(value.length(), MAX_LENGTH);
 		for (int i = 0; i < length; i++) {
 			char c = value.charAt(i);
-			if (c < 0x20 || c == 0x7f || c == '\u0085' || c == '\u2028' || c == '\u2029') {
+			if (isUnsafe(c)) {
 				out.append(String.format("\\u%04x", (int) c));
 			}
 			else {
@@ -28,6 +28,16 @@ public final class LogSafe {
 			out.append("...(").append(value.length()).append(" chars)");
 		}
 		return out.toString();
+	}
+
+	/**
+	 * Control characters (C0 and C1: line breaks, terminal escapes), line and paragraph separators,
+	 * and format characters (bidirectional overrides, which reorder what a reader sees).
+	 */
+	private static boolean isUnsafe(char c) {
+		int type = Character.getType(c);
+		return type == Character.CONTROL || type == Character.FORMAT || type == Character.LINE_SEPARATOR
+				|| type == Character.PARAGRAPH_SEPARATOR;
 	}
 
 }

@@ -714,6 +714,24 @@ public final class RedisServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Adds an ACL user that authenticates with {@code password} and has exactly {@code rules} (Redis ACL syntax,
+         * e.g. {@code "~app:*", "&app:*", "+get"}), starting from nothing: no keys, channels or commands. The
+         * {@code default} user, which {@link RedisServer} itself uses, is left as it is.
+         */
+        public Builder aclUser(String name, String password, String... rules) {
+            if (name == null || name.isBlank() || name.equals("default")) {
+                throw new IllegalArgumentException("ACL user name must be non-blank and not 'default', was " + name);
+            }
+            if (password == null || password.isEmpty()) {
+                throw new IllegalArgumentException("password of ACL user '" + name + "' must not be empty");
+            }
+            // "resetchannels" too: before Redis 7, "reset" grants all channels.
+            List<String> values = new ArrayList<>(List.of(name, "reset", "resetchannels", "on", ">" + password));
+            values.addAll(List.of(rules));
+            return arg("user", values.toArray(String[]::new));
+        }
+
         /** Requires clients to authenticate with {@code password}; {@link RedisServer} itself does so. */
         public Builder requirePassword(String password) {
             if (password == null || password.isEmpty()) {
