@@ -1,4 +1,5 @@
-// The dashboard: instance cards from GET cluster, races with POST race?mode=, the comparison table from the
+// The dashboard: instance cards from GET cluster (stock, and lock wait and hold times from each instance's
+// Actuator, read by the serving instance so the page talks to one origin only), races with POST race?mode=, the comparison table from the
 // results, and a chart of the stock sampled while a race runs. Plain browser JavaScript, no build step.
 'use strict';
 
@@ -40,11 +41,45 @@ function renderInstances(views) {
         el('dt', {}, 'Stock'), el('dd', { class: 'amount' }, String(view.state.amount)),
         el('dt', {}, 'Purchase records'), el('dd', { class: 'purchases' }, String(view.state.purchases)),
         el('dt', {}, 'Sold by this instance'), el('dd', { class: 'bought-here' }, String(view.state.boughtHere))));
+      card.append(renderLockStats(view));
     } else {
       card.append(el('p', {}, 'Not answering: ' + view.error));
     }
     return card;
   }));
+}
+
+function millis(value) {
+  return value < 10 ? `${value.toFixed(2)} ms` : `${Math.round(value)} ms`;
+}
+
+// One timer as the instance's /actuator/metrics reported it; null until its first recording (HTTP 404 there).
+function timingCells(kind, timing) {
+  if (!timing) {
+    return [el('dd', { class: `${kind}-mean muted` }, 'no data yet'), el('dd', { class: `${kind}-max muted` }, '–')];
+  }
+  return [el('dd', { class: `${kind}-mean` }, `${millis(timing.meanMillis)} (${timing.count}×)`),
+    el('dd', { class: `${kind}-max` }, millis(timing.maxMillis))];
+}
+
+// Lock "stock" on this instance since it started: wait (acquisitions that got it) and hold, from
+// distlock.acquire{outcome=acquired} and distlock.hold; MAX is Micrometer's recent maximum. Held now from /actuator/locks.
+function renderLockStats(view) {
+  const title = el('h4', {}, 'Lock "stock" (Actuator)');
+  if (!view.locks) {
+    return el('div', { class: 'locks' }, title, el('p', { class: 'muted' }, 'Not readable: ' + view.locksError));
+  }
+  const [waitMean, waitMax] = timingCells('wait', view.locks.waitTime);
+  const [holdMean, holdMax] = timingCells('hold', view.locks.holdTime);
+  const held = view.locks.held.length === 0 ? 'none'
+    : view.locks.held.map((lock) => `${lock.lockId} (token ${lock.fencingToken}, lease ${lock.leaseRemainingMillis} ms)`)
+      .join(', ');
+  return el('div', { class: 'locks' }, title, el('dl', {},
+    el('dt', {}, 'Wait, mean'), waitMean,
+    el('dt', {}, 'Wait, max'), waitMax,
+    el('dt', {}, 'Hold, mean'), holdMean,
+    el('dt', {}, 'Hold, max'), holdMax,
+    el('dt', {}, 'Held now'), el('dd', { class: 'held' }, held)));
 }
 
 async function refreshCluster() {

@@ -31,6 +31,8 @@ class RaceController {
 
 	private final RaceRunner runner;
 
+	private final LockStatsReader lockStats;
+
 	private final SampleProperties properties;
 
 	private final Environment environment;
@@ -42,6 +44,7 @@ class RaceController {
 
 	RaceController(SampleProperties properties, Environment environment) {
 		this.runner = RaceRunner.create();
+		this.lockStats = LockStatsReader.create();
 		this.properties = properties;
 		this.environment = environment;
 	}
@@ -78,18 +81,32 @@ class RaceController {
 		return results;
 	}
 
-	/** Every instance's view of the stock; an instance that does not answer is reported as down. */
+	/**
+	 * Every instance's view of the stock and its lock wait and hold times; an instance that does not answer is
+	 * reported as down. The dashboard is served by one instance but shows all of them: this instance reads its
+	 * peers' {@code /product/state} and Actuator server-side, so the browser talks to one origin only (no CORS
+	 * configuration on the Actuator) and sees exactly what each instance reported.
+	 */
 	@GetMapping("/cluster")
 	List<InstanceView> cluster() {
 		List<InstanceView> views = new ArrayList<>();
 		List<URI> targets = targets();
 		for (int i = 0; i < targets.size(); i++) {
 			URI target = targets.get(i);
+			ProductState state;
 			try {
-				views.add(new InstanceView(target.toString(), i == 0, true, this.runner.state(target), null));
+				state = this.runner.state(target);
 			}
 			catch (RuntimeException ex) {
-				views.add(new InstanceView(target.toString(), i == 0, false, null, ex.getMessage()));
+				views.add(new InstanceView(target.toString(), i == 0, false, null, ex.getMessage(), null, null));
+				continue;
+			}
+			try {
+				views.add(new InstanceView(target.toString(), i == 0, true, state, null, this.lockStats.read(target),
+						null));
+			}
+			catch (RuntimeException ex) {
+				views.add(new InstanceView(target.toString(), i == 0, true, state, null, null, ex.getMessage()));
 			}
 		}
 		return views;
@@ -120,8 +137,11 @@ class RaceController {
 	 * @param up whether it answered
 	 * @param state what it reported
 	 * @param error why it did not answer
+	 * @param locks what its Actuator reported about the lock {@code stock}
+	 * @param locksError why its Actuator could not be read
 	 */
-	record InstanceView(String url, boolean self, boolean up, @Nullable ProductState state, @Nullable String error) {
+	record InstanceView(String url, boolean self, boolean up, @Nullable ProductState state, @Nullable String error,
+			LockStatsReader.@Nullable LockStats locks, @Nullable String locksError) {
 	}
 
 }

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 import io.github.distlock.sample.demo.DemoCluster;
 import io.github.distlock.sample.demo.RedisAddress;
@@ -17,7 +18,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -39,6 +42,11 @@ class TwoInstanceRaceIT {
 
 	/** Unlocked races until one shows the problem; with a 10ms window nearly every one does. */
 	private static final int UNLOCKED_ATTEMPTS = 5;
+
+	/** A time the dashboard rendered from an instance's meters, e.g. {@code 3.21 ms (97×)} or {@code 40 ms}. */
+	private static final Pattern MEASURED = Pattern.compile("\\d+(\\.\\d+)? ms( \\(\\d+×\\))?");
+
+	private static final List<String> TIMING_CELLS = List.of("wait-mean", "wait-max", "hold-mean", "hold-max");
 
 	private static final Path OUTPUT = Path.of(System.getProperty("sample.output", "target"));
 
@@ -127,6 +135,16 @@ class TwoInstanceRaceIT {
 			wait.until((driver) -> driver.findElements(By.cssSelector(".instance dd.amount"))
 				.stream()
 				.allMatch((cell) -> cell.getText().equals("0")));
+			// Both instances took the lock, so each card shows the wait and hold times its Actuator measured. The
+			// cards are redrawn every few seconds: read them in a wait that retries a card replaced meanwhile.
+			wait.ignoring(StaleElementReferenceException.class)
+				.withMessage("wait and hold times as numbers on both instance cards")
+				.until((driver) -> TIMING_CELLS.stream().allMatch((cell) -> {
+					List<WebElement> cells = driver.findElements(By.cssSelector(".instance dd." + cell));
+					return cells.size() == 2
+							&& cells.stream().allMatch((shown) -> MEASURED.matcher(shown.getText()).matches());
+				}));
+			assertThat(browser.findElements(By.cssSelector(".instance dd.held"))).hasSize(2);
 
 			Path screenshot = OUTPUT.resolve("dashboard-locked.png");
 			Files.write(screenshot, ((ChromeDriver) browser).getScreenshotAs(OutputType.BYTES));
