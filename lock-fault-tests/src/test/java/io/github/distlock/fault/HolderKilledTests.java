@@ -28,14 +28,14 @@ class HolderKilledTests {
 
 	static final int CYCLES = 50;
 
-	static final Duration LEASE = Duration.ofMillis(1500);
+	static final Duration LEASE = Duration.ofSeconds(2);
 
 	static final Duration RENEWAL_INTERVAL = LEASE.dividedBy(3);
 
 	static final Duration COMMAND_TIMEOUT = Duration.ofMillis(500);
 
 	/** Client JVMs started ahead, so that JVM startup overlaps the previous cycles. */
-	static final int SPARES = 3;
+	static final int SPARES = 2;
 
 	private static RedisServer redis;
 
