@@ -63,7 +63,6 @@ class HolderKilledTests {
 				LockClients clients = new LockClients(redis.host(), redis.port(), COMMAND_TIMEOUT);
 				TtlWatch ttlWatch = TtlWatch.start(redis)) {
 			RedisLockService contender = clients.newService(LEASE, Duration.ofSeconds(3));
-			contender.isLocked("warm-up");
 			Deque<ClientJvm> spares = new ArrayDeque<>();
 			int started = 0;
 			for (; started < Math.min(SPARES, CYCLES); started++) {

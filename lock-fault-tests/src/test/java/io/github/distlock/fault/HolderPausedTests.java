@@ -61,7 +61,6 @@ class HolderPausedTests {
 				LockClients clients = new LockClients(redis.host(), redis.port(), COMMAND_TIMEOUT);
 				FencedResource resource = FencedResource.connect(fence)) {
 			RedisLockService contender = clients.newService(LEASE, Duration.ofSeconds(3));
-			contender.isLocked("warm-up");
 			ClientJvm holder = ClientJvms.awaitReady(jvms.start("paused-holder", "holder"));
 			for (int cycle = 0; cycle < CYCLES; cycle++) {
 				String id = "paused-" + cycle;

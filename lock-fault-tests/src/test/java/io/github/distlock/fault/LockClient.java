@@ -86,7 +86,6 @@ public final class LockClient {
 					print("LOST_EVENT " + lost.getLockId() + " " + lost.getFencingToken());
 				}
 			});
-			connect(service);
 			LockClient client = new LockClient(options, service);
 			print("READY");
 			switch (options.get("mode")) {
@@ -98,25 +97,6 @@ public final class LockClient {
 		}
 		out.flush();
 		System.exit(0);
-	}
-
-	/**
-	 * Connects, retrying: a cold JVM on a loaded machine may not finish Lettuce's connection handshake within a
-	 * short command timeout.
-	 */
-	private static void connect(RedisLockService service) throws InterruptedException {
-		for (int attempt = 1;; attempt++) {
-			try {
-				service.isLocked("warm-up");
-				return;
-			}
-			catch (RuntimeException ex) {
-				if (attempt == 20) {
-					throw ex;
-				}
-				TimeUnit.MILLISECONDS.sleep(200);
-			}
-		}
 	}
 
 	private void churn() throws InterruptedException {

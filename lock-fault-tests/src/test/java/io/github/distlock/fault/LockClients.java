@@ -35,7 +35,11 @@ final class LockClients implements AutoCloseable {
 		this.commandTimeout = commandTimeout;
 	}
 
-	/** A service with this lease and fencing retention, key prefix {@code distlock:}. */
+	/**
+	 * A connected service with this lease and fencing retention, key prefix {@code distlock:}. Connected first
+	 * because an acquire whose reply comes after its lease counts as not acquired, and a cold JVM's first
+	 * connection can take that long.
+	 */
 	RedisLockService newService(Duration lease, Duration fencingRetention) {
 		LettuceClientConfiguration client = LettuceClientConfiguration.builder()
 			.commandTimeout(this.commandTimeout)
@@ -48,7 +52,33 @@ final class LockClients implements AutoCloseable {
 		RedisLockService service = new RedisLockService(new StringRedisTemplate(factory),
 				RedisLockSettings.defaults().withLeaseTime(lease).withFencingRetention(fencingRetention));
 		this.services.add(service);
+		connect(service);
 		return service;
+	}
+
+	/**
+	 * Connects, retrying: on a loaded machine a cold JVM may not finish Lettuce's connection handshake within a
+	 * short command timeout.
+	 */
+	private static void connect(RedisLockService service) {
+		for (int attempt = 1;; attempt++) {
+			try {
+				service.isLocked("warm-up");
+				return;
+			}
+			catch (RuntimeException ex) {
+				if (attempt == 20) {
+					throw ex;
+				}
+				try {
+					Thread.sleep(200);
+				}
+				catch (InterruptedException interrupted) {
+					Thread.currentThread().interrupt();
+					throw ex;
+				}
+			}
+		}
 	}
 
 	@Override

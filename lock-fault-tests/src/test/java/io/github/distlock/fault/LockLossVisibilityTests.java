@@ -65,7 +65,6 @@ class LockLossVisibilityTests {
 		RedisLockService service = this.clients.newService(lease, Duration.ofMinutes(1));
 		RedisLockService next = this.clients.newService(lease, Duration.ofMinutes(1));
 		LockLostEvents events = LockLostEvents.of(service);
-		service.isLocked("warm-up");
 		LockHandle handle = service.lock("deleted", Duration.ZERO);
 		redis.command("DEL", "distlock:{deleted}");
 
@@ -102,7 +101,6 @@ class LockLossVisibilityTests {
 					signalledAt.notifyAll();
 				}
 			});
-			service.isLocked("warm-up");
 			LockHandle handle = service.lock("retried", Duration.ZERO);
 			proxy.blackHole();
 			// Any renewal reply already past the proxy has arrived by now; the deadline no longer moves.
@@ -128,7 +126,6 @@ class LockLossVisibilityTests {
 	@Test
 	void aHolderSeesItsLeaseEndWithoutARoundTrip() {
 		RedisLockService service = this.clients.newService(Duration.ofSeconds(30), Duration.ofMinutes(1));
-		service.isLocked("warm-up");
 		LockHandle handle = service.tryLock("local-deadline", Duration.ZERO, Duration.ofMillis(400)).orElseThrow();
 		redis.command("CONFIG", "RESETSTAT");
 		await().atMost(Duration.ofSeconds(10)).until(() -> !handle.isHeld());
@@ -141,8 +138,6 @@ class LockLossVisibilityTests {
 		Duration lease = Duration.ofMillis(900);
 		RedisLockService service = this.clients.newService(lease, Duration.ofMinutes(1));
 		RedisLockService next = this.clients.newService(lease, Duration.ofMinutes(1));
-		service.isLocked("warm-up");
-		next.isLocked("warm-up");
 		List<LockHandle> handles = new ArrayList<>();
 		for (int i = 0; i < 4; i++) {
 			handles.add(service.lock("shutdown-" + i, Duration.ZERO));

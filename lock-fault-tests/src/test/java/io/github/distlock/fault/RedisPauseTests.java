@@ -60,8 +60,6 @@ class RedisPauseTests {
 			RedisLockService waiting = clients.newService(LEASE, Duration.ofMinutes(1));
 			RedisLockService arriving = clients.newService(LEASE, Duration.ofMinutes(1));
 			LockLostEvents events = LockLostEvents.of(holderService);
-			arriving.isLocked("warm-up");
-			holderService.isLocked("warm-up");
 			LockHandle holder = holderService.lock("paused-redis", Duration.ZERO);
 			String holderKey = redis.command("GET", "distlock:{paused-redis}");
 

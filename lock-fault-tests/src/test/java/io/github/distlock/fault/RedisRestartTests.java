@@ -53,7 +53,6 @@ class RedisRestartTests {
 			RedisLockService before = clients.newService(LEASE, Duration.ofMinutes(1));
 			RedisLockService after = clients.newService(LEASE, Duration.ofMinutes(1));
 			LockLostEvents events = LockLostEvents.of(before);
-			before.isLocked("warm-up"); // connects: an acquire whose reply comes after its lease counts as not acquired
 			List<LockHandle> handles = new ArrayList<>();
 			for (int i = 0; i < LOCKS; i++) {
 				handles.add(before.lock("restarted-" + i, Duration.ZERO));
