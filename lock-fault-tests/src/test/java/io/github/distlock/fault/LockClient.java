@@ -25,6 +25,8 @@ import io.github.distlock.redis.RedisLockService;
 import io.github.distlock.testsupport.FencedResource;
 import io.github.distlock.testsupport.Hold;
 
+import org.springframework.dao.QueryTimeoutException;
+
 /**
  * The lock client that fault tests run in separate JVMs ({@link io.github.distlock.testsupport.ClientJvm}): a
  * plain {@code main} on {@link RedisLockService} with its own Lettuce connection factory, no Spring context, so it
@@ -190,7 +192,7 @@ public final class LockClient {
 	}
 
 	private void incrementUnderLock(String client, String id, FencedResource resource) {
-		LockHandle handle = this.service.lock(id, Duration.ofSeconds(120));
+		LockHandle handle = lockRetryingTimeouts(id);
 		long acquiredAt = System.nanoTime();
 		String read = resource.value(id);
 		long next = ((read != null) ? Long.parseLong(read) : 0) + 1;
@@ -200,6 +202,25 @@ public final class LockClient {
 		long releasingAt = System.nanoTime();
 		handle.close();
 		print(new Hold(client, id, handle.fencingToken(), acquiredAt, releasingAt).toLine());
+	}
+
+	/**
+	 * Locks, retrying when a Redis command timed out: on a machine shared with other builds a command may take
+	 * longer than the timeout. Not a safety question (an acquire that timed out is never used and is cleaned up),
+	 * so it is counted ({@code RETRY} lines) rather than failing the run.
+	 */
+	private LockHandle lockRetryingTimeouts(String id) {
+		for (int attempt = 1;; attempt++) {
+			try {
+				return this.service.lock(id, Duration.ofSeconds(120));
+			}
+			catch (QueryTimeoutException ex) {
+				if (attempt == 10) {
+					throw ex;
+				}
+				print("RETRY " + id + " " + ex.getMessage());
+			}
+		}
 	}
 
 	/** Waits for the next command starting with {@code prefix}. */
