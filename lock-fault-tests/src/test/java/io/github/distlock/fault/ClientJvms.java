@@ -38,12 +38,23 @@ final class ClientJvms implements AutoCloseable {
 
 	/** Starts a client in {@code mode}; see {@link LockClient} for modes and extra arguments. */
 	ClientJvm start(String name, String mode, String... extraArgs) {
+		return start(0, name, mode, extraArgs);
+	}
+
+	/**
+	 * Starts a client under {@code nice} (unless {@code niceness} is 0), e.g. one that boots in the background
+	 * while the test JVM measures something.
+	 */
+	ClientJvm start(int niceness, String name, String mode, String... extraArgs) {
 		List<String> args = new ArrayList<>(List.of("--name=" + name, "--mode=" + mode,
 				"--redis=" + this.redis.port(), "--fence=" + this.fence.port(), "--lease=" + this.lease.toMillis(),
 				"--timeout=" + this.commandTimeout.toMillis()));
 		args.addAll(Arrays.asList(extraArgs));
-		ClientJvm client = ClientJvm.builder(LockClient.class)
-			.name(name)
+		ClientJvm.Builder builder = ClientJvm.builder(LockClient.class);
+		if (niceness > 0) {
+			builder.nice(niceness);
+		}
+		ClientJvm client = builder.name(name)
 			.jvmArgs(JVM_ARGS)
 			.args(args.toArray(String[]::new))
 			.start();

@@ -262,6 +262,7 @@ public final class ClientJvm implements AutoCloseable {
         private final List<String> jvmArgs = new ArrayList<>();
         private final List<String> args = new ArrayList<>();
         private String name;
+        private int niceness;
 
         private Builder(String mainClass) {
             this.mainClass = mainClass;
@@ -280,6 +281,18 @@ public final class ClientJvm implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Runs the JVM under {@code nice -n <niceness>} (1..19), so that clients booting in the background take CPU
+         * time from the test JVM only when it has none to use.
+         */
+        public Builder nice(int niceness) {
+            if (niceness < 1 || niceness > 19) {
+                throw new IllegalArgumentException("niceness must be 1..19, was " + niceness);
+            }
+            this.niceness = niceness;
+            return this;
+        }
+
         /** Adds program arguments. */
         public Builder args(String... args) {
             this.args.addAll(Arrays.asList(args));
@@ -293,6 +306,9 @@ public final class ClientJvm implements AutoCloseable {
         public ClientJvm start() {
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             List<String> command = new ArrayList<>();
+            if (niceness > 0) {
+                command.addAll(List.of("nice", "-n", Integer.toString(niceness)));
+            }
             command.add(java);
             command.addAll(jvmArgs);
             command.add("-cp");

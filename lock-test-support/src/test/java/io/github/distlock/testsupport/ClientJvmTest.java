@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -49,9 +51,16 @@ class ClientJvmTest {
     }
 
     @Test
-    void killEndsEvenAStoppedProcess() {
-        try (ClientJvm client = ClientJvm.builder(Echo.class).name("victim").args("x").start()) {
+    void killEndsEvenAStoppedNicedProcess() throws Exception {
+        try (ClientJvm client = ClientJvm.builder(Echo.class).name("victim").nice(5).args("x").start()) {
             client.awaitLine(line -> line.startsWith("READY"), Duration.ofSeconds(60));
+            Path stat = Path.of("/proc", Long.toString(client.pid()), "stat");
+            if (Files.exists(stat)) {
+                String content = Files.readString(stat);
+                // Fields after "(comm)": state is the 3rd field of the line, nice the 19th.
+                String[] fields = content.substring(content.lastIndexOf(')') + 2).split(" ");
+                assertThat(fields[16]).as("niceness").isEqualTo("5");
+            }
             client.pause();
             client.kill();
             assertThat(client.isAlive()).isFalse();
