@@ -69,6 +69,12 @@ final class LockRenewer implements AutoCloseable {
 		if (held.state() != HeldLock.State.HELD) {
 			return;
 		}
+		if (held.remainingNanos() <= 0) {
+			// A retry due at the deadline, or a renewal that ran late (process paused): the holder
+			// already sees isHeld() == false, and a lost lock is never renewed back to life.
+			this.outcomes.lost(held, "the lease ran out before it was renewed");
+			return;
+		}
 		ScheduledFuture<?> guard = this.deadlineGuard.schedule(() -> {
 			if (held.remainingNanos() <= 0) {
 				this.outcomes.lost(held, "renewal did not complete before the lease ran out");
@@ -97,7 +103,9 @@ final class LockRenewer implements AutoCloseable {
 				this.outcomes.lost(held, "renewal failed until the lease ran out: " + ex);
 			}
 			else {
-				schedule(held, Math.min(RETRY_NANOS, interval(held)));
+				// Retry, but no later than the deadline, so that the loss is signalled when the lease
+				// ends and not up to one retry delay after it.
+				schedule(held, Math.min(Math.min(RETRY_NANOS, interval(held)), Math.max(held.remainingNanos(), 0)));
 			}
 		}
 		finally {

@@ -1,0 +1,36 @@
+package io.github.distlock.fault;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import io.github.distlock.LockLostEvent;
+import io.github.distlock.redis.RedisLockService;
+
+/**
+ * Collects the {@link LockLostEvent}s a lock service publishes, in place of an application context.
+ */
+final class LockLostEvents {
+
+	private final BlockingQueue<LockLostEvent> events = new LinkedBlockingQueue<>();
+
+	static LockLostEvents of(RedisLockService service) {
+		LockLostEvents events = new LockLostEvents();
+		service.setApplicationEventPublisher((event) -> events.events.add((LockLostEvent) event));
+		return events;
+	}
+
+	/** The next event, or {@code null} if none comes within {@code timeout}. */
+	LockLostEvent next(Duration timeout) throws InterruptedException {
+		return this.events.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+	}
+
+	/** Events not taken with {@link #next} yet. */
+	List<LockLostEvent> pending() {
+		return new ArrayList<>(this.events);
+	}
+
+}
