@@ -30,6 +30,10 @@ final class LockScripts {
 	 * KEYS: lock, fence. ARGV: owner, lease ms, fence retention ms. Returns the fencing token (&gt; 0)
 	 * when acquired; otherwise {@code -1 - remaining ms} of the current holder's lease, after
 	 * flagging the lock as contended.
+	 * <p>
+	 * Owner tokens are fresh per attempt, so finding our own token means this is a replay of the
+	 * same acquire (Lettuce re-sends unanswered commands after a reconnect): it counts as acquired,
+	 * with a new fencing token, instead of leaving a lock nobody knows it holds until its lease ends.
 	 */
 	static final RedisScript<Long> ACQUIRE = RedisScript.of("""
 			if redis.call('set', KEYS[1], ARGV[1], 'nx', 'px', ARGV[2]) then
@@ -37,6 +41,10 @@ final class LockScripts {
 			  return token
 			end
 			local current = redis.call('get', KEYS[1])
+			if current == ARGV[1] or current == ARGV[1] .. '+' then
+			""" + NEXT_FENCING_TOKEN + """
+			  return token
+			end
 			if current and string.sub(current, -1) ~= '+' then redis.call('append', KEYS[1], '+') end
 			local ttl = redis.call('pttl', KEYS[1])
 			if ttl < 0 then ttl = tonumber(ARGV[2]) end
@@ -66,10 +74,15 @@ final class LockScripts {
 	 * whether the lock may stay local although contended from outside ("1"/"0"), release channel.
 	 * Hands the lock to a waiter of this instance without freeing it in between. Returns the new
 	 * fencing token (&gt; 0) when handed over; -1 when it was released instead (flagged and not
-	 * allowed to stay, so outside waiters get their turn); 0 if not owned.
+	 * allowed to stay, so outside waiters get their turn); 0 if not owned. A replay of a hand-over
+	 * that was applied (the new owner's token is in place) answers as the hand-over did.
 	 */
 	static final RedisScript<Long> HAND_OVER = RedisScript.of("""
 			local current = redis.call('get', KEYS[1])
+			if current == ARGV[2] or current == ARGV[2] .. '+' then
+			""" + NEXT_FENCING_TOKEN + """
+			  return token
+			end
 			local contended = current == ARGV[1] .. '+'
 			if current ~= ARGV[1] and not contended then return 0 end
 			if contended and ARGV[5] == '0' then
