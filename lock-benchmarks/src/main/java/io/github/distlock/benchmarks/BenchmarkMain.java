@@ -46,7 +46,8 @@ public final class BenchmarkMain {
         try (RedisServer redis = RedisServer.builder().arg("maxmemory-policy", "noeviction").start()) {
             Map<String, Object> environment = environment(redis, started, args, loadBefore);
             report = new Report(environment, options.implementations());
-            new BenchmarkRunner(redis, options.settings(), System.err).run(report, options.implementations(), true);
+            new BenchmarkRunner(redis, options.settings(), System.err).run(report, options.implementations(),
+                    BenchmarkRunner.SCENARIOS, true);
             environment.put("load average (1 min) at end", ManagementFactory.getOperatingSystemMXBean()
                     .getSystemLoadAverage());
             environment.put("duration", Duration.between(started, Instant.now()).truncatedTo(ChronoUnit.SECONDS)

@@ -26,9 +26,10 @@ final class BenchmarkRunner {
         this.progress = progress;
     }
 
-    void run(Report report, List<LockImplementation> implementations, boolean annotationOverhead) {
+    void run(Report report, List<LockImplementation> implementations, List<Scenario> scenarios,
+            boolean annotationOverhead) {
         Scenario.Bench bench = new Scenario.Bench(redis, settings, new CostMeter(redis));
-        for (Scenario scenario : SCENARIOS) {
+        for (Scenario scenario : scenarios) {
             for (LockImplementation implementation : implementations) {
                 redis.flushAll();
                 long start = System.nanoTime();
