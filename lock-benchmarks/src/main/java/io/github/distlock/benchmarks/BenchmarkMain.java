@@ -25,6 +25,8 @@ import org.jspecify.annotations.Nullable;
  * <pre>
  * --out=DIR           where results.md and results.json go (default target/benchmark-results)
  * --only=a,b          run only these implementations (floor is always added: ratios need it)
+ * --scenarios=a,b     run only these scenarios (uncontended, distinct-ids, contended, handoff, many-ids), e.g.
+ *                     to profile one; the annotation overhead runs only when all run
  * --smoke             a few operations of each kind, seconds instead of minutes: checks the harness only
  * --update-doc=FILE   also replace the generated section of FILE (between the results markers), e.g.
  *                     docs/benchmarks.md
@@ -47,7 +49,7 @@ public final class BenchmarkMain {
             Map<String, Object> environment = environment(redis, started, args, loadBefore);
             report = new Report(environment, options.implementations());
             new BenchmarkRunner(redis, options.settings(), System.err).run(report, options.implementations(),
-                    BenchmarkRunner.SCENARIOS, true);
+                    options.scenarios(), options.scenarios().equals(BenchmarkRunner.SCENARIOS));
             environment.put("load average (1 min) at end", ManagementFactory.getOperatingSystemMXBean()
                     .getSystemLoadAverage());
             environment.put("duration", Duration.between(started, Instant.now()).truncatedTo(ChronoUnit.SECONDS)
@@ -125,19 +127,22 @@ public final class BenchmarkMain {
         }
     }
 
-    record Options(Path out, List<LockImplementation> implementations, BenchmarkSettings settings,
-            @Nullable Path updateDoc) {
+    record Options(Path out, List<LockImplementation> implementations, List<Scenario> scenarios,
+            BenchmarkSettings settings, @Nullable Path updateDoc) {
 
         static Options parse(String[] args) {
             Path out = Path.of("target", "benchmark-results");
             List<LockImplementation> implementations = Implementations.all();
             BenchmarkSettings settings = BenchmarkSettings.full();
             Path updateDoc = null;
+            List<Scenario> scenarios = BenchmarkRunner.SCENARIOS;
             for (String arg : args) {
                 if (arg.startsWith("--out=")) {
                     out = Path.of(arg.substring("--out=".length()));
                 } else if (arg.startsWith("--only=")) {
                     implementations = only(arg.substring("--only=".length()));
+                } else if (arg.startsWith("--scenarios=")) {
+                    scenarios = scenarios(arg.substring("--scenarios=".length()));
                 } else if (arg.equals("--smoke")) {
                     settings = BenchmarkSettings.smoke();
                 } else if (arg.startsWith("--update-doc=")) {
@@ -147,10 +152,22 @@ public final class BenchmarkMain {
                     }
                 } else {
                     throw new IllegalArgumentException("Unknown argument '" + arg
-                            + "'; expected --out=DIR, --only=NAME[,NAME...], --smoke or --update-doc=FILE");
+                            + "'; expected --out=DIR, --only=NAME[,NAME...], --scenarios=NAME[,NAME...], --smoke or "
+                            + "--update-doc=FILE");
                 }
             }
-            return new Options(out, implementations, settings, updateDoc);
+            return new Options(out, implementations, scenarios, settings, updateDoc);
+        }
+
+        private static List<Scenario> scenarios(String names) {
+            List<String> wanted = Stream.of(names.split(",")).map(String::trim).filter(name -> !name.isEmpty())
+                    .toList();
+            List<String> known = BenchmarkRunner.SCENARIOS.stream().map(Scenario::name).toList();
+            List<String> unknown = wanted.stream().filter(name -> !known.contains(name)).toList();
+            if (wanted.isEmpty() || !unknown.isEmpty()) {
+                throw new IllegalArgumentException("--scenarios: unknown scenario(s) " + unknown + "; known: " + known);
+            }
+            return BenchmarkRunner.SCENARIOS.stream().filter(scenario -> wanted.contains(scenario.name())).toList();
         }
 
         private static List<LockImplementation> only(String names) {

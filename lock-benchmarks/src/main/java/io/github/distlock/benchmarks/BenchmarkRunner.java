@@ -1,15 +1,18 @@
 package io.github.distlock.benchmarks;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import io.github.distlock.testsupport.RedisServer;
 
 /**
- * Runs the scenarios scenario by scenario (every implementation through one scenario before the next), so that the
- * rows compared in one table were measured close together in time. Keys are flushed before each run; a failing
- * implementation is reported in its row and does not stop the others.
+ * Runs the scenarios one after the other. Within a scenario every implementation gets its own instances and a
+ * warm-up, then the implementations take turns with measured slices (the order rotating each round), so that all of
+ * them see the same changes of machine load: on a shared machine this is what keeps the ratios to {@code floor}
+ * meaningful. A failing implementation is reported in its row and does not stop the others.
  */
 final class BenchmarkRunner {
 
@@ -30,21 +33,48 @@ final class BenchmarkRunner {
             boolean annotationOverhead) {
         Scenario.Bench bench = new Scenario.Bench(redis, settings, new CostMeter(redis));
         for (Scenario scenario : scenarios) {
+            redis.flushAll();
+            long start = System.nanoTime();
+            progress.printf("%s: warming up%n", scenario.name());
+            Map<String, Trial> trials = new LinkedHashMap<>();
+            Map<String, String> errors = new LinkedHashMap<>();
             for (LockImplementation implementation : implementations) {
-                redis.flushAll();
-                long start = System.nanoTime();
-                progress.printf("%-13s %-20s ", scenario.name(), implementation.name());
-                ScenarioResult result;
-                try {
-                    result = new ScenarioResult(scenario.name(), implementation.name(),
-                            scenario.run(implementation, bench), null);
-                } catch (RuntimeException e) {
-                    result = new ScenarioResult(scenario.name(), implementation.name(), Map.of(), e.toString());
-                }
-                progress.printf("%5.1f s  %s%n", (System.nanoTime() - start) / 1e9,
-                        result.error() != null ? "FAILED " + result.error() : result.metrics());
-                report.add(result);
+                attempt(implementation.name(), errors, trials, () -> {
+                    Trial trial = scenario.open(implementation, bench);
+                    trials.put(implementation.name(), trial);
+                    trial.warmUp();
+                });
             }
+            int slices = scenario.slices(settings);
+            for (int slice = 0; slice < slices; slice++) {
+                List<String> order = new ArrayList<>(trials.keySet());
+                if (!order.isEmpty()) {
+                    java.util.Collections.rotate(order, -slice);
+                }
+                for (String name : order) {
+                    Trial trial = trials.get(name);
+                    int index = slice;
+                    attempt(name, errors, trials, () -> trial.measureSlice(index, slices));
+                }
+            }
+            for (LockImplementation implementation : implementations) {
+                String name = implementation.name();
+                Trial trial = trials.remove(name);
+                if (trial != null) {
+                    attempt(name, errors, trials, () -> {
+                        try (trial) {
+                            report.add(new ScenarioResult(scenario.name(), name, trial.metrics(), null));
+                        }
+                    });
+                }
+                if (errors.containsKey(name)) {
+                    report.add(new ScenarioResult(scenario.name(), name, Map.of(), errors.get(name)));
+                }
+                ScenarioResult result = report.result(scenario.name(), name);
+                progress.printf("  %-20s %s%n", name, errors.containsKey(name) ? "FAILED " + errors.get(name)
+                        : result != null ? result.metrics() : "");
+            }
+            progress.printf("%s: %.1f s%n", scenario.name(), (System.nanoTime() - start) / 1e9);
         }
         if (annotationOverhead) {
             redis.flushAll();
@@ -52,6 +82,23 @@ final class BenchmarkRunner {
             Map<String, Object> overhead = AnnotationOverhead.run(bench);
             progress.println(overhead);
             report.overhead(overhead);
+        }
+    }
+
+    /** Runs {@code step}; on failure records the error and drops (closing) the implementation's trial. */
+    private static void attempt(String name, Map<String, String> errors, Map<String, Trial> trials, Runnable step) {
+        try {
+            step.run();
+        } catch (RuntimeException e) {
+            errors.putIfAbsent(name, e.toString());
+            Trial failed = trials.remove(name);
+            if (failed != null) {
+                try {
+                    failed.close();
+                } catch (RuntimeException closing) {
+                    // The first failure is the one reported.
+                }
+            }
         }
     }
 }

@@ -20,28 +20,23 @@ final class CostMeter {
         this.redis = redis;
     }
 
-    Snapshot snapshot() {
+    private Snapshot snapshot() {
         return new Snapshot(processCpuNanos(), commandCalls(), redisCpuSeconds());
     }
 
-    /** Per-operation costs between two snapshots, as metrics. */
-    Map<String, Object> perOperation(Snapshot before, Snapshot after, long operations) {
-        Map<String, Object> costs = new LinkedHashMap<>();
-        double ops = Math.max(1, operations);
-        Map<String, Object> commands = new TreeMap<>();
-        long total = 0;
-        for (Map.Entry<String, Long> entry : after.commandCalls().entrySet()) {
-            long calls = entry.getValue() - before.commandCalls().getOrDefault(entry.getKey(), 0L);
-            if (calls > 0) {
-                commands.put(entry.getKey(), Report.round(calls / ops, 2));
-                total += calls;
+    /** Runs {@code slice} and adds what it cost to {@code costs}. */
+    void measure(Costs costs, Runnable slice) {
+        Snapshot before = snapshot();
+        slice.run();
+        Snapshot after = snapshot();
+        costs.processCpuNanos += after.processCpuNanos() - before.processCpuNanos();
+        costs.redisCpuSeconds += after.redisCpuSeconds() - before.redisCpuSeconds();
+        after.commandCalls().forEach((command, calls) -> {
+            long added = calls - before.commandCalls().getOrDefault(command, 0L);
+            if (added > 0) {
+                costs.commandCalls.merge(command, added, Long::sum);
             }
-        }
-        costs.put("redisCommandsPerOp", Report.round(total / ops, 2));
-        costs.put("redisCommandsPerOpByCommand", commands);
-        costs.put("clientCpuUsPerOp", Report.round((after.processCpuNanos() - before.processCpuNanos()) / ops / 1e3, 1));
-        costs.put("redisCpuUsPerOp", Report.round((after.redisCpuSeconds() - before.redisCpuSeconds()) / ops * 1e6, 1));
-        return costs;
+        });
     }
 
     private static long processCpuNanos() {
@@ -80,5 +75,30 @@ final class CostMeter {
     }
 
     record Snapshot(long processCpuNanos, Map<String, Long> commandCalls, double redisCpuSeconds) {
+    }
+
+    /** The costs of the measured slices of one implementation in one scenario, added up. */
+    static final class Costs {
+
+        private long processCpuNanos;
+        private double redisCpuSeconds;
+        private final Map<String, Long> commandCalls = new TreeMap<>();
+
+        /** Per-operation costs as metrics. Redis counts commands run inside scripts too. */
+        Map<String, Object> perOperation(long operations) {
+            Map<String, Object> costs = new LinkedHashMap<>();
+            double ops = Math.max(1, operations);
+            Map<String, Object> commands = new TreeMap<>();
+            long total = 0;
+            for (Map.Entry<String, Long> entry : commandCalls.entrySet()) {
+                commands.put(entry.getKey(), Report.round(entry.getValue() / ops, 2));
+                total += entry.getValue();
+            }
+            costs.put("redisCommandsPerOp", Report.round(total / ops, 2));
+            costs.put("redisCommandsPerOpByCommand", commands);
+            costs.put("clientCpuUsPerOp", Report.round(processCpuNanos / ops / 1e3, 1));
+            costs.put("redisCpuUsPerOp", Report.round(redisCpuSeconds / ops * 1e6, 1));
+            return costs;
+        }
     }
 }

@@ -28,35 +28,53 @@ final class HandoffScenario implements Scenario {
     }
 
     @Override
-    public Map<String, Object> run(LockImplementation implementation, Bench bench) {
+    public Trial open(LockImplementation implementation, Bench bench) {
         BenchmarkSettings settings = bench.settings();
-        ExecutorService waiterThread = Executors.newSingleThreadExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "handoff-waiter");
-            thread.setDaemon(true);
-            return thread;
-        });
-        try (LockClient holder = bench.connect(implementation); LockClient waiter = bench.connect(implementation)) {
-            for (int i = 0; i < settings.handoffWarmup(); i++) {
-                handoff(holder, waiter, waiterThread, implementation, settings);
+        return new Trial(implementation, bench) {
+
+            private final LockClient holder = connect();
+            private final LockClient waiter = connect();
+            private final ExecutorService waiterThread = Executors.newSingleThreadExecutor(runnable -> {
+                Thread thread = new Thread(runnable, "handoff-waiter");
+                thread.setDaemon(true);
+                return thread;
+            });
+            private final Latencies gaps = new Latencies();
+
+            @Override
+            void warmUp() {
+                for (int i = 0; i < settings.handoffWarmup(); i++) {
+                    handoff(holder, waiter, waiterThread, implementation, settings);
+                }
             }
-            Latencies gaps = new Latencies();
-            CostMeter.Snapshot before = bench.meter().snapshot();
-            for (int i = 0; i < settings.handoffs(); i++) {
-                gaps.add(handoff(holder, waiter, waiterThread, implementation, settings));
+
+            @Override
+            protected void slice(int index, int count) {
+                int handoffs = settings.handoffs() / count + (index < settings.handoffs() % count ? 1 : 0);
+                for (int i = 0; i < handoffs; i++) {
+                    gaps.add(handoff(holder, waiter, waiterThread, implementation, settings));
+                }
             }
-            CostMeter.Snapshot after = bench.meter().snapshot();
-            Latencies.Summary summary = gaps.summary();
-            Map<String, Object> metrics = new LinkedHashMap<>();
-            metrics.put("handoffs", summary.count());
-            metrics.put("gapP50Us", Report.micros(summary.p50Nanos()));
-            metrics.put("gapP99Us", Report.micros(summary.p99Nanos()));
-            metrics.put("gapMaxUs", Report.micros(summary.maxNanos()));
-            // Two acquisitions per hand-over: the holder's and the waiter's.
-            metrics.putAll(bench.meter().perOperation(before, after, 2L * summary.count()));
-            return metrics;
-        } finally {
-            waiterThread.shutdownNow();
-        }
+
+            @Override
+            Map<String, Object> metrics() {
+                Latencies.Summary summary = gaps.summary();
+                Map<String, Object> metrics = new LinkedHashMap<>();
+                metrics.put("handoffs", summary.count());
+                metrics.put("gapP50Us", Report.micros(summary.p50Nanos()));
+                metrics.put("gapP99Us", Report.micros(summary.p99Nanos()));
+                metrics.put("gapMaxUs", Report.micros(summary.maxNanos()));
+                // Two acquisitions per hand-over: the holder's and the waiter's.
+                metrics.putAll(costs.perOperation(2L * summary.count()));
+                return metrics;
+            }
+
+            @Override
+            public void close() {
+                waiterThread.shutdownNow();
+                super.close();
+            }
+        };
     }
 
     private static long handoff(LockClient holder, LockClient waiter, ExecutorService waiterThread,

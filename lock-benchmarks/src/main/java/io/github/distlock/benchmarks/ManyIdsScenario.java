@@ -21,28 +21,49 @@ final class ManyIdsScenario implements Scenario {
         return "100,000 distinct ids acquired and released once each: throughput and heap retained";
     }
 
+    /** One slice: the ids are acquired once, and the heap is measured around them. */
     @Override
-    public Map<String, Object> run(LockImplementation implementation, Bench bench) {
+    public int slices(BenchmarkSettings settings) {
+        return 1;
+    }
+
+    @Override
+    public Trial open(LockImplementation implementation, Bench bench) {
         BenchmarkSettings settings = bench.settings();
-        try (LockClient client = bench.connect(implementation)) {
-            lockEach(client, implementation, settings, "warm-", Math.min(2_000, settings.manyIds()));
-            long heapBefore = usedHeapAfterGc();
-            CostMeter.Snapshot before = bench.meter().snapshot();
-            long start = System.nanoTime();
-            lockEach(client, implementation, settings, "many-", settings.manyIds());
-            long elapsed = System.nanoTime() - start;
-            CostMeter.Snapshot after = bench.meter().snapshot();
-            long heapAfter = usedHeapAfterGc();
-            Map<String, Object> metrics = new LinkedHashMap<>();
-            metrics.put("ids", settings.manyIds());
-            metrics.put("threads", settings.threads());
-            metrics.put("cyclesPerSecond", Report.round(settings.manyIds() * 1e9 / elapsed, 0));
-            metrics.put("heapBeforeMb", Report.round(heapBefore / 1048576.0, 1));
-            metrics.put("heapAfterMb", Report.round(heapAfter / 1048576.0, 1));
-            metrics.put("retainedMb", Report.round((heapAfter - heapBefore) / 1048576.0, 1));
-            metrics.putAll(bench.meter().perOperation(before, after, settings.manyIds()));
-            return metrics;
-        }
+        return new Trial(implementation, bench) {
+
+            private final LockClient client = connect();
+            private long heapBefore;
+            private long heapAfter;
+            private long elapsedNanos;
+
+            @Override
+            void warmUp() {
+                lockEach(client, implementation, settings, "warm-", Math.min(2_000, settings.manyIds()));
+            }
+
+            @Override
+            protected void slice(int index, int count) {
+                heapBefore = usedHeapAfterGc();
+                long start = System.nanoTime();
+                lockEach(client, implementation, settings, "many-", settings.manyIds());
+                elapsedNanos = System.nanoTime() - start;
+                heapAfter = usedHeapAfterGc();
+            }
+
+            @Override
+            Map<String, Object> metrics() {
+                Map<String, Object> metrics = new LinkedHashMap<>();
+                metrics.put("ids", settings.manyIds());
+                metrics.put("threads", settings.threads());
+                metrics.put("cyclesPerSecond", Report.round(settings.manyIds() * 1e9 / elapsedNanos, 0));
+                metrics.put("heapBeforeMb", Report.round(heapBefore / 1048576.0, 1));
+                metrics.put("heapAfterMb", Report.round(heapAfter / 1048576.0, 1));
+                metrics.put("retainedMb", Report.round((heapAfter - heapBefore) / 1048576.0, 1));
+                metrics.putAll(costs.perOperation(settings.manyIds()));
+                return metrics;
+            }
+        };
     }
 
     private static void lockEach(LockClient client, LockImplementation implementation, BenchmarkSettings settings,

@@ -1,10 +1,11 @@
 package io.github.distlock.benchmarks;
 
-import java.util.Map;
-
 import io.github.distlock.testsupport.RedisServer;
 
-/** One measured situation, run once per implementation with fresh application instances. */
+/**
+ * One measured situation. The runner opens a {@link Trial} per implementation (its own application instances), warms
+ * each up, then runs their measured slices in turns, so every implementation sees the same changes of machine load.
+ */
 interface Scenario {
 
     /** Does nothing while holding a lock. */
@@ -16,8 +17,13 @@ interface Scenario {
     /** What the table of this scenario shows, one sentence. */
     String description();
 
-    /** Runs the scenario and returns its metrics (names in lowerCamelCase, units in the name). */
-    Map<String, Object> run(LockImplementation implementation, Bench bench);
+    /** Opens the application instances {@code implementation} needs for this scenario. */
+    Trial open(LockImplementation implementation, Bench bench);
+
+    /** How many measured slices each trial runs. */
+    default int slices(BenchmarkSettings settings) {
+        return settings.slices();
+    }
 
     /** What every scenario gets. */
     record Bench(RedisServer redis, BenchmarkSettings settings, CostMeter meter) {

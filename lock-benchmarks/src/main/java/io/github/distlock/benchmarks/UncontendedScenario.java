@@ -20,36 +20,42 @@ final class UncontendedScenario implements Scenario {
     }
 
     @Override
-    public Map<String, Object> run(LockImplementation implementation, Bench bench) {
-        try (LockClient client = bench.connect(implementation)) {
-            cycles(client, implementation, bench.settings().warmup(), new Latencies());
-            Latencies latencies = new Latencies();
-            CostMeter.Snapshot before = bench.meter().snapshot();
-            long start = System.nanoTime();
-            long cycles = cycles(client, implementation, bench.settings().measure(), latencies);
-            long elapsed = System.nanoTime() - start;
-            CostMeter.Snapshot after = bench.meter().snapshot();
-            Latencies.Summary summary = latencies.summary();
-            Map<String, Object> metrics = new LinkedHashMap<>();
-            metrics.put("cycles", cycles);
-            metrics.put("cyclesPerSecond", Report.round(cycles * 1e9 / elapsed, 0));
-            metrics.put("p50Us", Report.micros(summary.p50Nanos()));
-            metrics.put("p99Us", Report.micros(summary.p99Nanos()));
-            metrics.putAll(bench.meter().perOperation(before, after, cycles));
-            return metrics;
-        }
-    }
+    public Trial open(LockImplementation implementation, Bench bench) {
+        return new Trial(implementation, bench) {
 
-    private static long cycles(LockClient client, LockImplementation implementation, Duration window,
-            Latencies latencies) {
-        long deadline = System.nanoTime() + window.toNanos();
-        long cycles = 0;
-        while (System.nanoTime() - deadline < 0) {
-            long start = System.nanoTime();
-            Scenario.require(client.tryRunLocked(LOCK_ID, NOTHING), implementation.name(), LOCK_ID);
-            latencies.add(System.nanoTime() - start);
-            cycles++;
-        }
-        return cycles;
+            private final LockClient client = connect();
+            private final Latencies latencies = new Latencies();
+
+            @Override
+            void warmUp() {
+                cycles(bench.settings().warmup(), new Latencies());
+            }
+
+            @Override
+            protected void slice(int index, int count) {
+                cycles(bench.settings().slice(), latencies);
+            }
+
+            private void cycles(Duration window, Latencies into) {
+                long deadline = System.nanoTime() + window.toNanos();
+                while (System.nanoTime() - deadline < 0) {
+                    long start = System.nanoTime();
+                    Scenario.require(client.tryRunLocked(LOCK_ID, NOTHING), implementation.name(), LOCK_ID);
+                    into.add(System.nanoTime() - start);
+                }
+            }
+
+            @Override
+            Map<String, Object> metrics() {
+                Latencies.Summary summary = latencies.summary();
+                Map<String, Object> metrics = new LinkedHashMap<>();
+                metrics.put("cycles", summary.count());
+                metrics.put("cyclesPerSecond", Report.round(summary.count() / measuredSeconds(), 0));
+                metrics.put("p50Us", Report.micros(summary.p50Nanos()));
+                metrics.put("p99Us", Report.micros(summary.p99Nanos()));
+                metrics.putAll(costs.perOperation(summary.count()));
+                return metrics;
+            }
+        };
     }
 }
