@@ -1,8 +1,11 @@
 package io.github.distlock.redis;
 
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.distlock.support.LogSafe;
 import org.apache.commons.logging.Log;
@@ -24,6 +27,12 @@ final class LockRenewer implements AutoCloseable {
 	/** Retry delay after a failed renewal, capped by the renewal interval. */
 	private static final long RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
+	/**
+	 * Period of the sweep that schedules the first renewal of locks with long leases; also how
+	 * long a released one may stay referenced.
+	 */
+	private static final long SWEEP_NANOS = TimeUnit.SECONDS.toNanos(1);
+
 	private final RedisLockCommands commands;
 
 	private final Outcomes outcomes;
@@ -31,6 +40,11 @@ final class LockRenewer implements AutoCloseable {
 	private final ScheduledThreadPoolExecutor scheduler = daemonScheduler("distlock-renewal");
 
 	private final ScheduledThreadPoolExecutor deadlineGuard = daemonScheduler("distlock-lease-guard");
+
+	/** Locks whose first renewal is more than a sweep away; most are released before it is due. */
+	private final Set<HeldLock> awaitingFirstRenewal = ConcurrentHashMap.newKeySet();
+
+	private final AtomicBoolean sweeping = new AtomicBoolean();
 
 	LockRenewer(RedisLockCommands commands, Outcomes outcomes) {
 		this.commands = commands;
@@ -49,7 +63,34 @@ final class LockRenewer implements AutoCloseable {
 	}
 
 	void start(HeldLock held) {
-		schedule(held, interval(held));
+		long interval = interval(held);
+		if (interval <= 2 * SWEEP_NANOS) {
+			schedule(held, interval);
+			return;
+		}
+		// Scheduling every lock at acquisition would wake the renewal thread each time (a new
+		// earliest task signals it): a second thread hop per lock, for a renewal that almost never
+		// happens. A sweep once a second schedules the renewals of the locks still held instead.
+		this.awaitingFirstRenewal.add(held);
+		if (!this.sweeping.get() && this.sweeping.compareAndSet(false, true) && !this.scheduler.isShutdown()) {
+			this.scheduler.scheduleWithFixedDelay(this::sweep, SWEEP_NANOS, SWEEP_NANOS, TimeUnit.NANOSECONDS);
+		}
+	}
+
+	private void sweep() {
+		long now = System.nanoTime();
+		for (HeldLock held : this.awaitingFirstRenewal) {
+			if (held.state() != HeldLock.State.HELD) {
+				this.awaitingFirstRenewal.remove(held);
+				continue;
+			}
+			long due = held.acquiredAtNanos + interval(held) - now;
+			if (due <= SWEEP_NANOS) {
+				// The next sweep could be too late.
+				this.awaitingFirstRenewal.remove(held);
+				schedule(held, Math.max(due, 0));
+			}
+		}
 	}
 
 	/** Runs a task on the renewal thread, e.g. cleaning up after an ambiguous acquire. */
