@@ -136,7 +136,8 @@ final class Report {
                 true);
         section(md, "5. Many ids", "many-ids",
                 "Distinct ids acquired and released once each by 16 threads of one instance; heap used after full "
-                        + "GCs with the instance still open, minus the same before.",
+                        + "GCs with the instance still open (2 s after the last release, so that background clean-up "
+                        + "can run), minus the same before.",
                 List.of(column("ids", r -> integer(r.number("ids"))),
                         column("cycles/s", r -> integer(r.number("cyclesPerSecond"))),
                         ratioColumn("× floor", "many-ids", "cyclesPerSecond"),
