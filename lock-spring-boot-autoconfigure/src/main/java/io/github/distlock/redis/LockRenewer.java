@@ -1,7 +1,7 @@
 package io.github.distlock.redis;
 
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Iterator;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -41,8 +41,11 @@ final class LockRenewer implements AutoCloseable {
 
 	private final ScheduledThreadPoolExecutor deadlineGuard = daemonScheduler("distlock-lease-guard");
 
-	/** Locks whose first renewal is more than a sweep away; most are released before it is due. */
-	private final Set<HeldLock> awaitingFirstRenewal = ConcurrentHashMap.newKeySet();
+	/**
+	 * Locks whose first renewal is more than a sweep away; most are released before it is due. A
+	 * queue, not a set: adding must be cheap on every acquisition, and a hash set never shrinks.
+	 */
+	private final ConcurrentLinkedQueue<HeldLock> awaitingFirstRenewal = new ConcurrentLinkedQueue<>();
 
 	private final AtomicBoolean sweeping = new AtomicBoolean();
 
@@ -71,7 +74,7 @@ final class LockRenewer implements AutoCloseable {
 		// Scheduling every lock at acquisition would wake the renewal thread each time (a new
 		// earliest task signals it): a second thread hop per lock, for a renewal that almost never
 		// happens. A sweep once a second schedules the renewals of the locks still held instead.
-		this.awaitingFirstRenewal.add(held);
+		this.awaitingFirstRenewal.offer(held);
 		if (!this.sweeping.get() && this.sweeping.compareAndSet(false, true) && !this.scheduler.isShutdown()) {
 			this.scheduler.scheduleWithFixedDelay(this::sweep, SWEEP_NANOS, SWEEP_NANOS, TimeUnit.NANOSECONDS);
 		}
@@ -79,15 +82,16 @@ final class LockRenewer implements AutoCloseable {
 
 	private void sweep() {
 		long now = System.nanoTime();
-		for (HeldLock held : this.awaitingFirstRenewal) {
+		for (Iterator<HeldLock> it = this.awaitingFirstRenewal.iterator(); it.hasNext();) {
+			HeldLock held = it.next();
 			if (held.state() != HeldLock.State.HELD) {
-				this.awaitingFirstRenewal.remove(held);
+				it.remove();
 				continue;
 			}
 			long due = held.acquiredAtNanos + interval(held) - now;
 			if (due <= SWEEP_NANOS) {
 				// The next sweep could be too late.
-				this.awaitingFirstRenewal.remove(held);
+				it.remove();
 				schedule(held, Math.max(due, 0));
 			}
 		}
