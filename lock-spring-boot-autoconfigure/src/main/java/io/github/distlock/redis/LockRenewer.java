@@ -1,12 +1,16 @@
 package io.github.distlock.redis;
 
+import java.util.Iterator;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.distlock.support.LogSafe;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The watchdog: renews every auto-renewed lock of this instance about every third of its lease,
@@ -24,6 +28,12 @@ final class LockRenewer implements AutoCloseable {
 	/** Retry delay after a failed renewal, capped by the renewal interval. */
 	private static final long RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
+	/**
+	 * Period of the sweep that schedules the first renewal of locks with long leases; also how
+	 * long a released one may stay referenced.
+	 */
+	private static final long SWEEP_NANOS = TimeUnit.SECONDS.toNanos(1);
+
 	private final RedisLockCommands commands;
 
 	private final Outcomes outcomes;
@@ -31,6 +41,16 @@ final class LockRenewer implements AutoCloseable {
 	private final ScheduledThreadPoolExecutor scheduler = daemonScheduler("distlock-renewal");
 
 	private final ScheduledThreadPoolExecutor deadlineGuard = daemonScheduler("distlock-lease-guard");
+
+	/**
+	 * Locks whose first renewal is more than a sweep away; most are released before it is due. A
+	 * queue, not a set: adding must be cheap on every acquisition, and a hash set never shrinks.
+	 */
+	private final ConcurrentLinkedQueue<HeldLock> awaitingFirstRenewal = new ConcurrentLinkedQueue<>();
+
+	private final AtomicBoolean sweeping = new AtomicBoolean();
+
+	private volatile @Nullable ScheduledFuture<?> sweep;
 
 	LockRenewer(RedisLockCommands commands, Outcomes outcomes) {
 		this.commands = commands;
@@ -49,7 +69,36 @@ final class LockRenewer implements AutoCloseable {
 	}
 
 	void start(HeldLock held) {
-		schedule(held, interval(held));
+		long interval = interval(held);
+		if (interval <= 2 * SWEEP_NANOS) {
+			schedule(held, interval);
+			return;
+		}
+		// Scheduling every lock at acquisition would wake the renewal thread each time (a new
+		// earliest task signals it): a second thread hop per lock, for a renewal that almost never
+		// happens. A sweep once a second schedules the renewals of the locks still held instead.
+		this.awaitingFirstRenewal.offer(held);
+		if (!this.sweeping.get() && this.sweeping.compareAndSet(false, true) && !this.scheduler.isShutdown()) {
+			this.sweep = this.scheduler.scheduleWithFixedDelay(this::sweep, SWEEP_NANOS, SWEEP_NANOS,
+					TimeUnit.NANOSECONDS);
+		}
+	}
+
+	private void sweep() {
+		long now = System.nanoTime();
+		for (Iterator<HeldLock> it = this.awaitingFirstRenewal.iterator(); it.hasNext();) {
+			HeldLock held = it.next();
+			if (held.state() != HeldLock.State.HELD) {
+				it.remove();
+				continue;
+			}
+			long due = held.acquiredAtNanos + interval(held) - now;
+			if (due <= SWEEP_NANOS) {
+				// The next sweep could be too late.
+				it.remove();
+				schedule(held, Math.max(due, 0));
+			}
+		}
 	}
 
 	/** Runs a task on the renewal thread, e.g. cleaning up after an ambiguous acquire. */
@@ -113,9 +162,15 @@ final class LockRenewer implements AutoCloseable {
 		}
 	}
 
-	/** Renewals, lease guards and clean-ups scheduled and not yet run; 0 when no lock is held. */
+	/**
+	 * Renewals (also those the sweep has yet to schedule), lease guards and clean-ups not yet run;
+	 * 0 when no lock is held. The sweep itself is not counted: it runs while the service does.
+	 */
 	int pendingTasks() {
-		return this.scheduler.getQueue().size() + this.deadlineGuard.getQueue().size();
+		ScheduledFuture<?> sweep = this.sweep;
+		long scheduled = this.scheduler.getQueue().stream().filter((task) -> task != sweep).count();
+		long awaiting = this.awaitingFirstRenewal.stream().filter((held) -> held.state() == HeldLock.State.HELD).count();
+		return (int) (scheduled + awaiting + this.deadlineGuard.getQueue().size());
 	}
 
 	private static long interval(HeldLock held) {

@@ -1,0 +1,54 @@
+package io.github.distlock.benchmarks;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+
+import io.github.distlock.testsupport.RedisServer;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.integration.redis.util.RedisLockRegistry;
+import org.springframework.integration.redis.util.RedisLockRegistry.RedisLockType;
+
+/**
+ * Spring Integration's {@link RedisLockRegistry} with its defaults except the lock type: {@code SPIN_LOCK} (the
+ * default, retrying every 100 ms) or {@code PUB_SUB_LOCK} (woken by a release message).
+ */
+final class SpringIntegrationLockClient implements LockClient {
+
+    private final LettuceConnectionFactory factory;
+    private final RedisLockRegistry registry;
+    private final long waitMillis;
+
+    SpringIntegrationLockClient(RedisServer redis, Duration waitTime, RedisLockType type) {
+        this.factory = LettuceFactories.started(redis);
+        this.registry = new RedisLockRegistry(factory, "si");
+        this.registry.setRedisLockType(type);
+        this.waitMillis = waitTime.toMillis();
+    }
+
+    @Override
+    public boolean tryRunLocked(String lockId, Runnable action) {
+        Lock lock = registry.obtain(lockId);
+        try {
+            if (!lock.tryLock(waitMillis, TimeUnit.MILLISECONDS)) {
+                return false;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        try {
+            action.run();
+        } finally {
+            lock.unlock();
+        }
+        return true;
+    }
+
+    @Override
+    public void close() {
+        registry.destroy();
+        factory.destroy();
+    }
+}
