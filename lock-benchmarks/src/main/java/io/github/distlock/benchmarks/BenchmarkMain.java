@@ -40,8 +40,30 @@ public final class BenchmarkMain {
     private BenchmarkMain() {
     }
 
+    static final String USAGE = """
+            Usage: java -jar lock-benchmarks/target/lock-benchmarks.jar [options]
+              --out=DIR           where results.md and results.json go (default target/benchmark-results)
+              --only=a,b          run only these implementations (floor is always added: ratios need it)
+              --scenarios=a,b     run only these scenarios (uncontended, distinct-ids, contended, handoff, many-ids)
+              --smoke             a few operations of each kind, seconds instead of minutes: checks the harness only
+              --update-doc=FILE   also replace the generated section of FILE, e.g. docs/benchmarks.md
+              --help              this text""";
+
     public static void main(String[] args) throws IOException {
-        Options options = Options.parse(args);
+        if (List.of(args).contains("--help")) {
+            System.out.println(USAGE);
+            return;
+        }
+        Options options;
+        try {
+            options = Options.parse(args);
+        } catch (IllegalArgumentException ex) {
+            // A bad option is the user's mistake, not a crash: say what was wrong, no stack trace.
+            System.err.println(ex.getMessage());
+            System.err.println(USAGE);
+            System.exit(2);
+            return;
+        }
         Instant started = Instant.now();
         double loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         Report report;
