@@ -86,7 +86,7 @@ public final class DemoCluster implements AutoCloseable {
 			throw new UncheckedIOException("Could not create " + settings.workDirectory(), ex);
 		}
 		int h2Port = startDatabase();
-		this.redis = redis(settings.redis());
+		this.redis = redis(settings.redis(), settings.startRedis());
 		List<Integer> ports = new ArrayList<>();
 		for (int i = 0; i < settings.instances(); i++) {
 			ports.add(freePort());
@@ -138,7 +138,13 @@ public final class DemoCluster implements AutoCloseable {
 		}
 	}
 
-	private RedisAddress redis(@Nullable RedisAddress configured) {
+	private RedisAddress redis(@Nullable RedisAddress configured, boolean startRedis) {
+		if (startRedis) {
+			this.startedRedis = RedisServer.start();
+			this.out.println("Started " + RedisServer.binary() + " for the demo on " + this.startedRedis.host() + ":"
+					+ this.startedRedis.port());
+			return new RedisAddress(this.startedRedis.host(), this.startedRedis.port());
+		}
 		RedisAddress candidate = (configured != null) ? configured : RedisAddress.DEFAULT;
 		if (candidate.answersPing()) {
 			this.out.println("Using the Redis answering at " + candidate);
@@ -221,11 +227,12 @@ public final class DemoCluster implements AutoCloseable {
 	 * @param instances how many application instances
 	 * @param redis the Redis to use; {@code null} to use the default address if a Redis answers there and to
 	 * start one otherwise
+	 * @param startRedis start a {@code redis-server} on a free port, whatever answers elsewhere
 	 * @param command how to start one instance (java, JVM options, jar or class path and main class)
 	 * @param instanceArguments more application arguments for every instance
 	 * @param workDirectory where the instances' logs go
 	 */
-	public record Settings(int instances, @Nullable RedisAddress redis, List<String> command,
+	public record Settings(int instances, @Nullable RedisAddress redis, boolean startRedis, List<String> command,
 			List<String> instanceArguments, Path workDirectory) {
 
 		/** Upper bound of instances, for a two-core laptop's sake. */

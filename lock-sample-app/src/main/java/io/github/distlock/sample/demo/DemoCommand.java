@@ -82,6 +82,7 @@ public final class DemoCommand {
 		Path workDirectory = (this.options.workDirectory() != null) ? this.options.workDirectory()
 				: Files.createTempDirectory("distlock-demo-");
 		DemoCluster.Settings settings = new DemoCluster.Settings(this.options.instances(), this.options.redis(),
+				this.options.startRedis(),
 				DemoCluster.Settings.javaCommand(this.options.jar()), List.of(), workDirectory);
 		// Closing it also runs as a shutdown hook: Ctrl-C stops the instances, Redis and the database too.
 		DemoCluster cluster = DemoCluster.start(settings, this.out);

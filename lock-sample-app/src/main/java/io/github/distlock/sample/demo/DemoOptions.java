@@ -13,12 +13,13 @@ import org.jspecify.annotations.Nullable;
  * @param buyers concurrent buyers per race
  * @param stock stock before each race
  * @param redis the Redis to use, or {@code null} for the default address or a started one
+ * @param startRedis start a {@code redis-server} for the demo even if one answers at the default address
  * @param jar the application jar to start instances from, or {@code null} for this JVM's own
  * @param workDirectory where instance logs go, or {@code null} for a new temporary directory
  * @param help print the usage and do nothing else
  */
 record DemoOptions(boolean keepRunning, int instances, int buyers, int stock, @Nullable RedisAddress redis,
-		@Nullable Path jar, @Nullable Path workDirectory, boolean help) {
+		boolean startRedis, @Nullable Path jar, @Nullable Path workDirectory, boolean help) {
 
 	static final String USAGE = """
 			Usage: java -jar lock-sample-app.jar --demo [options]
@@ -27,6 +28,7 @@ record DemoOptions(boolean keepRunning, int instances, int buyers, int stock, @N
 			  --buyers=N          concurrent buyers per race (default 200)
 			  --stock=N           apples in stock before each race (default 100)
 			  --redis=HOST:PORT   Redis to use (default: localhost:6379 if it answers, else a redis-server started here)
+			  --redis=start       start a redis-server for the demo (on a free port) even if localhost:6379 answers
 			  --jar=PATH          application jar to start the instances from (default: this one)
 			  --work-dir=PATH     where instance logs go (default: a new temporary directory)
 			  --help              print this""";
@@ -42,6 +44,7 @@ record DemoOptions(boolean keepRunning, int instances, int buyers, int stock, @N
 		int buyers = 200;
 		int stock = 100;
 		RedisAddress redis = null;
+		boolean startRedis = false;
 		Path jar = null;
 		Path workDirectory = null;
 		for (String arg : args) {
@@ -55,13 +58,16 @@ record DemoOptions(boolean keepRunning, int instances, int buyers, int stock, @N
 				case "--instances" -> instances = number(name, value, 1, DemoCluster.Settings.MAX_INSTANCES);
 				case "--buyers" -> buyers = number(name, value, 1, RaceRunner.MAX_BUYERS);
 				case "--stock" -> stock = number(name, value, 0, Inventory.MAX_AMOUNT);
-				case "--redis" -> redis = RedisAddress.parse(required(name, value), name);
+				case "--redis" -> {
+					startRedis = "start".equals(value);
+					redis = startRedis ? null : RedisAddress.parse(required(name, value), name);
+				}
 				case "--jar" -> jar = Path.of(required(name, value));
 				case "--work-dir" -> workDirectory = Path.of(required(name, value));
 				default -> throw new IllegalArgumentException("Unknown option '" + arg + "'");
 			}
 		}
-		return new DemoOptions(keepRunning, instances, buyers, stock, redis, jar, workDirectory, help);
+		return new DemoOptions(keepRunning, instances, buyers, stock, redis, startRedis, jar, workDirectory, help);
 	}
 
 	private static String required(String name, @Nullable String value) {

@@ -26,8 +26,15 @@ class DemoOptionsTests {
 	void parsesEveryOption() {
 		DemoOptions options = DemoOptions.parse(new String[] { "--demo", "--keep-running", "--instances=3",
 				"--buyers=50", "--stock=10", "--redis=127.0.0.1:7000", "--jar=app.jar", "--work-dir=logs" });
-		assertThat(options).isEqualTo(new DemoOptions(true, 3, 50, 10, new RedisAddress("127.0.0.1", 7000),
+		assertThat(options).isEqualTo(new DemoOptions(true, 3, 50, 10, new RedisAddress("127.0.0.1", 7000), false,
 				Path.of("app.jar"), Path.of("logs"), false));
+	}
+
+	@Test
+	void redisStartAsksForARedisOfTheDemosOwn() {
+		DemoOptions options = DemoOptions.parse(new String[] { "--demo", "--redis=start" });
+		assertThat(options.startRedis()).isTrue();
+		assertThat(options.redis()).isNull();
 	}
 
 	@Test

@@ -61,7 +61,7 @@ class TwoInstanceRaceIT {
 		redis = RedisServer.start();
 		Path jar = Path.of(System.getProperty("sample.jar", "target/lock-sample-app.jar"));
 		Path logs = OUTPUT.resolve("two-instance-race-it");
-		cluster = DemoCluster.start(new DemoCluster.Settings(2, new RedisAddress(redis.host(), redis.port()),
+		cluster = DemoCluster.start(new DemoCluster.Settings(2, new RedisAddress(redis.host(), redis.port()), false,
 				DemoCluster.Settings.javaCommand(jar), List.of(), logs),
 				new PrintStream(System.out, true, StandardCharsets.UTF_8));
 	}
