@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Supplier;
 
+import io.github.distlock.support.LogSafe;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -12,6 +13,9 @@ import org.jspecify.annotations.Nullable;
  * A thread that holds a lock id may acquire it again through the same {@code LockService}
  * without waiting; the lock is released when the outermost holder releases it. Every other
  * thread, in this JVM or elsewhere, is excluded.
+ * <p>
+ * An implementation provides {@link #tryLock} and {@link #isLocked}; the other methods are
+ * built on {@code tryLock}.
  */
 public interface LockService {
 
@@ -32,7 +36,10 @@ public interface LockService {
 	 * @return the handle
 	 * @throws LockNotAcquiredException when {@code waitTime} passes
 	 */
-	LockHandle lock(String lockId, Duration waitTime);
+	default LockHandle lock(String lockId, Duration waitTime) {
+		return tryLock(lockId, waitTime, null).orElseThrow(() -> new LockNotAcquiredException(lockId,
+				"Lock '" + LogSafe.text(lockId) + "' was not acquired within " + waitTime));
+	}
 
 	/**
 	 * Runs {@code action} while holding the lock (auto-renewed lease), then releases it.
@@ -43,7 +50,11 @@ public interface LockService {
 	 * @return what {@code action} returned
 	 * @throws LockNotAcquiredException when {@code waitTime} passes
 	 */
-	<T> T executeLocked(String lockId, Duration waitTime, Supplier<T> action);
+	default <T> T executeLocked(String lockId, Duration waitTime, Supplier<T> action) {
+		try (LockHandle handle = lock(lockId, waitTime)) {
+			return action.get();
+		}
+	}
 
 	/**
 	 * Runs {@code action} while holding the lock (auto-renewed lease), then releases it.
@@ -52,7 +63,11 @@ public interface LockService {
 	 * @param action the critical section
 	 * @throws LockNotAcquiredException when {@code waitTime} passes
 	 */
-	void runLocked(String lockId, Duration waitTime, Runnable action);
+	default void runLocked(String lockId, Duration waitTime, Runnable action) {
+		try (LockHandle handle = lock(lockId, waitTime)) {
+			action.run();
+		}
+	}
 
 	/**
 	 * Whether anyone, on any instance, holds the lock now.

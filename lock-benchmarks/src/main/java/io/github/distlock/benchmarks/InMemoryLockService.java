@@ -3,10 +3,8 @@ package io.github.distlock.benchmarks;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
 
 import io.github.distlock.LockHandle;
-import io.github.distlock.LockNotAcquiredException;
 import io.github.distlock.LockService;
 import org.jspecify.annotations.Nullable;
 
@@ -22,26 +20,6 @@ final class InMemoryLockService implements LockService {
     public Optional<LockHandle> tryLock(String lockId, Duration waitTime, @Nullable Duration leaseTime) {
         Handle handle = new Handle(lockId);
         return held.putIfAbsent(lockId, handle) == null ? Optional.of(handle) : Optional.empty();
-    }
-
-    @Override
-    public LockHandle lock(String lockId, Duration waitTime) {
-        return tryLock(lockId, waitTime, null)
-                .orElseThrow(() -> new LockNotAcquiredException(lockId, "Lock '" + lockId + "' is taken"));
-    }
-
-    @Override
-    public <T> T executeLocked(String lockId, Duration waitTime, Supplier<T> action) {
-        try (LockHandle handle = lock(lockId, waitTime)) {
-            return action.get();
-        }
-    }
-
-    @Override
-    public void runLocked(String lockId, Duration waitTime, Runnable action) {
-        try (LockHandle handle = lock(lockId, waitTime)) {
-            action.run();
-        }
     }
 
     @Override

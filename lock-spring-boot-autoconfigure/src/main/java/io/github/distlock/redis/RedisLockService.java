@@ -168,26 +168,6 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 	}
 
 	@Override
-	public LockHandle lock(String lockId, Duration waitTime) {
-		return tryLock(lockId, waitTime, null).orElseThrow(() -> new LockNotAcquiredException(lockId,
-				"Lock '" + LogSafe.text(lockId) + "' was not acquired within " + waitTime));
-	}
-
-	@Override
-	public <T> T executeLocked(String lockId, Duration waitTime, Supplier<T> action) {
-		try (LockHandle handle = lock(lockId, waitTime)) {
-			return action.get();
-		}
-	}
-
-	@Override
-	public void runLocked(String lockId, Duration waitTime, Runnable action) {
-		try (LockHandle handle = lock(lockId, waitTime)) {
-			action.run();
-		}
-	}
-
-	@Override
 	public boolean isLocked(String lockId) {
 		checkLockId(lockId);
 		return this.commands.exists(this.keys.lockKey(lockId));

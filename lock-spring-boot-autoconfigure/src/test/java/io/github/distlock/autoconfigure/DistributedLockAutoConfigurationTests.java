@@ -173,21 +173,6 @@ class DistributedLockAutoConfigurationTests {
 			}
 
 			@Override
-			public LockHandle lock(String lockId, Duration waitTime) {
-				throw new UnsupportedOperationException();
-			}
-
-			@Override
-			public <T> T executeLocked(String lockId, Duration waitTime, java.util.function.Supplier<T> action) {
-				throw new UnsupportedOperationException();
-			}
-
-			@Override
-			public void runLocked(String lockId, Duration waitTime, Runnable action) {
-				throw new UnsupportedOperationException();
-			}
-
-			@Override
 			public boolean isLocked(String lockId) {
 				return false;
 			}
