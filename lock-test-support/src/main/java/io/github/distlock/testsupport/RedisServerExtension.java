@@ -1,5 +1,6 @@
 package io.github.distlock.testsupport;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -110,6 +111,11 @@ public final class RedisServerExtension implements BeforeAllCallback, BeforeEach
     /** Same as {@code server().command(args)}. */
     public String command(String... args) {
         return server().command(args);
+    }
+
+    /** Same as {@code server().command(timeout, args)}. */
+    public String command(Duration timeout, String... args) {
+        return server().command(timeout, args);
     }
 
     /** Same as {@code server().keys(pattern)}. */
