@@ -13,6 +13,8 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
@@ -49,21 +51,13 @@ class RedisServerExtensionTest {
         assertThat(seen.get(0).isRunning()).isFalse();
     }
 
-    @Test
-    void aFailingTestStillStopsTheServer() {
-        TestExecutionSummary summary = run(FailingTest.class);
-
-        assertThat(summary.getTestsFailedCount()).isEqualTo(1);
-        assertThat(seen).hasSize(1);
-        assertThat(seen.get(0).isRunning()).isFalse();
-    }
-
-    @Test
-    void aFailingBeforeAllMethodStillStopsTheServer() {
-        TestExecutionSummary summary = run(FailingBeforeAll.class);
+    @ParameterizedTest
+    @ValueSource(classes = { FailingTest.class, FailingBeforeAll.class })
+    void aFailingClassStillStopsItsServer(Class<?> failing) {
+        TestExecutionSummary summary = run(failing);
 
         assertThat(summary.getTotalFailureCount()).isEqualTo(1);
-        assertThat(summary.getTestsStartedCount()).isZero();
+        assertThat(summary.getTestsSucceededCount()).isZero();
         assertThat(seen).hasSize(1);
         assertThat(seen.get(0).isRunning()).isFalse();
     }
@@ -93,41 +87,44 @@ class RedisServerExtensionTest {
         return listener.getSummary();
     }
 
+    /** Two tests in a fixed order, each {@linkplain #record recording} what it found. */
     @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-    static class Flushing {
+    abstract static class TwoTests {
+
+        abstract RedisServerExtension redis();
+
+        @Test
+        @Order(1)
+        void first() {
+            record(redis());
+        }
+
+        @Test
+        @Order(2)
+        void second() {
+            record(redis());
+        }
+    }
+
+    static class Flushing extends TwoTests {
 
         @RegisterExtension
         static final RedisServerExtension redis = new RedisServerExtension();
 
-        @Test
-        @Order(1)
-        void first() {
-            record(redis);
-        }
-
-        @Test
-        @Order(2)
-        void second() {
-            record(redis);
+        @Override
+        RedisServerExtension redis() {
+            return redis;
         }
     }
 
-    @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-    static class NotFlushing {
+    static class NotFlushing extends TwoTests {
 
         @RegisterExtension
         static final RedisServerExtension redis = new RedisServerExtension().withoutFlushing();
 
-        @Test
-        @Order(1)
-        void first() {
-            record(redis);
-        }
-
-        @Test
-        @Order(2)
-        void second() {
-            record(redis);
+        @Override
+        RedisServerExtension redis() {
+            return redis;
         }
     }
 
