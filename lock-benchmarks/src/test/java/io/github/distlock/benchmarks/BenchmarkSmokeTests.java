@@ -9,10 +9,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
-import io.github.distlock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
+import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,23 +28,20 @@ class BenchmarkSmokeTests {
     private static final List<Scenario> SCENARIOS =
             List.of(new UncontendedScenario(), new ContendedScenario(), new HandoffScenario());
 
-    private static RedisServer redis;
+    @RegisterExtension
+    static final RedisServerExtension redis = new RedisServerExtension().withoutFlushing();
+
     private static Report report;
     private static String progress;
 
     @BeforeAll
     static void runSmokeBenchmark() {
-        redis = RedisServer.start();
         report = new Report(Map.of("date", "test"), Implementations.all());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        new BenchmarkRunner(redis, BenchmarkSettings.smoke(), new PrintStream(out, true, StandardCharsets.UTF_8))
+        new BenchmarkRunner(redis.server(), BenchmarkSettings.smoke(),
+                new PrintStream(out, true, StandardCharsets.UTF_8))
                 .run(report, Implementations.all(), SCENARIOS, false);
         progress = out.toString(StandardCharsets.UTF_8);
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        redis.close();
     }
 
     @Test

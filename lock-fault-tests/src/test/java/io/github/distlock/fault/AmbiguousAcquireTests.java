@@ -8,11 +8,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import io.github.distlock.LockHandle;
 import io.github.distlock.redis.LockServiceProbe;
 import io.github.distlock.redis.RedisLockService;
-import io.github.distlock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
@@ -32,17 +31,8 @@ class AmbiguousAcquireTests {
 
 	static final int ROUNDS = 3;
 
-	private static RedisServer redis;
-
-	@BeforeAll
-	static void startRedis() {
-		redis = RedisServer.start();
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		redis.close();
-	}
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension().withoutFlushing();
 
 	@Test
 	@Timeout(value = 2, unit = TimeUnit.MINUTES)

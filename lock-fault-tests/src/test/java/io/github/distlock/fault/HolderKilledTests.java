@@ -13,11 +13,10 @@ import io.github.distlock.LockHandle;
 import io.github.distlock.redis.HeldLockInfo;
 import io.github.distlock.redis.RedisLockService;
 import io.github.distlock.testsupport.ClientJvm;
-import io.github.distlock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -44,21 +43,11 @@ class HolderKilledTests {
 
 	static final int SPARE_NICENESS = 10;
 
-	private static RedisServer redis;
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension().withoutFlushing();
 
-	private static RedisServer fence;
-
-	@BeforeAll
-	static void startRedis() {
-		redis = RedisServer.start();
-		fence = RedisServer.start();
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		redis.close();
-		fence.close();
-	}
+	@RegisterExtension
+	static final RedisServerExtension fence = new RedisServerExtension().withoutFlushing();
 
 	@Test
 	@Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -67,9 +56,9 @@ class HolderKilledTests {
 		long killedWhileHolding = 0;
 		long slowestTakeOverNanos = 0;
 		long slowestReturnNanos = 0;
-		try (ClientJvms jvms = new ClientJvms(redis, fence, LEASE, COMMAND_TIMEOUT);
+		try (ClientJvms jvms = new ClientJvms(redis.server(), fence.server(), LEASE, COMMAND_TIMEOUT);
 				LockClients clients = new LockClients(redis.host(), redis.port(), COMMAND_TIMEOUT);
-				TtlWatch ttlWatch = TtlWatch.start(redis)) {
+				TtlWatch ttlWatch = TtlWatch.start(redis.server())) {
 			RedisLockService contender = clients.newService(LEASE, Duration.ofSeconds(3));
 			Deque<ClientJvm> spares = new ArrayDeque<>();
 			int started = 0;

@@ -8,11 +8,10 @@ import io.github.distlock.LockHandle;
 import io.github.distlock.redis.RedisLockService;
 import io.github.distlock.testsupport.ClientJvm;
 import io.github.distlock.testsupport.FencedResource;
-import io.github.distlock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -36,30 +35,20 @@ class HolderPausedTests {
 	/** Rejected writes of the resumed holder to see before telling it to close. */
 	static final int STALE_WRITES = 3;
 
-	private static RedisServer redis;
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension().withoutFlushing();
 
-	private static RedisServer fence;
-
-	@BeforeAll
-	static void startRedis() {
-		redis = RedisServer.start();
-		fence = RedisServer.start();
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		redis.close();
-		fence.close();
-	}
+	@RegisterExtension
+	static final RedisServerExtension fence = new RedisServerExtension().withoutFlushing();
 
 	@Test
 	@Timeout(value = 5, unit = TimeUnit.MINUTES)
 	void aResumedHolderIsFencedOffAndItsCloseThrowsWithoutTouchingTheNewOwner() throws Exception {
 		long staleWrites = 0;
 		long lostEvents = 0;
-		try (ClientJvms jvms = new ClientJvms(redis, fence, LEASE, COMMAND_TIMEOUT);
+		try (ClientJvms jvms = new ClientJvms(redis.server(), fence.server(), LEASE, COMMAND_TIMEOUT);
 				LockClients clients = new LockClients(redis.host(), redis.port(), COMMAND_TIMEOUT);
-				FencedResource resource = FencedResource.connect(fence)) {
+				FencedResource resource = FencedResource.connect(fence.server())) {
 			RedisLockService contender = clients.newService(LEASE, Duration.ofSeconds(3));
 			ClientJvm holder = ClientJvms.awaitReady(jvms.start("paused-holder", "holder"));
 			for (int cycle = 0; cycle < CYCLES; cycle++) {

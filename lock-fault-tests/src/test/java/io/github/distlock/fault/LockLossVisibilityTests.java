@@ -11,14 +11,12 @@ import io.github.distlock.LockLostException;
 import io.github.distlock.redis.HeldLockInfo;
 import io.github.distlock.redis.LockServiceProbe;
 import io.github.distlock.redis.RedisLockService;
-import io.github.distlock.testsupport.RedisServer;
+import io.github.distlock.testsupport.RedisServerExtension;
 import io.github.distlock.testsupport.TcpProxy;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -34,30 +32,11 @@ class LockLossVisibilityTests {
 
 	static final Duration COMMAND_TIMEOUT = Duration.ofMillis(300);
 
-	private static RedisServer redis;
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
 
-	private LockClients clients;
-
-	@BeforeAll
-	static void startRedis() {
-		redis = RedisServer.start();
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		redis.close();
-	}
-
-	@BeforeEach
-	void newClients() {
-		redis.flushAll();
-		this.clients = new LockClients(redis.host(), redis.port(), COMMAND_TIMEOUT);
-	}
-
-	@AfterEach
-	void closeClients() {
-		this.clients.close();
-	}
+	@AutoClose
+	private final LockClients clients = new LockClients(redis.host(), redis.port(), COMMAND_TIMEOUT);
 
 	@Test
 	void aDeletedKeyIsFoundByRenewalAndTheCloseSparesTheNextOwner() throws Exception {
@@ -91,7 +70,7 @@ class LockLossVisibilityTests {
 		// Renewal every second; each attempt fails after the 300 ms command timeout and is retried 500 ms later,
 		// so the lease end (3 s after the last success) falls between two attempts, about 400 ms before the next.
 		Duration lease = Duration.ofSeconds(3);
-		try (TcpProxy proxy = TcpProxy.to(redis);
+		try (TcpProxy proxy = TcpProxy.to(redis.server());
 				LockClients partitioned = new LockClients(proxy.host(), proxy.port(), COMMAND_TIMEOUT)) {
 			RedisLockService service = partitioned.newService(lease, Duration.ofMinutes(1));
 			List<Long> signalledAt = new ArrayList<>();

@@ -9,14 +9,13 @@ import io.github.distlock.LockLostEvent;
 import io.github.distlock.LockLostException;
 import io.github.distlock.redis.LockServiceProbe;
 import io.github.distlock.redis.RedisLockService;
-import io.github.distlock.testsupport.RedisServer;
+import io.github.distlock.testsupport.RedisServerExtension;
 import io.github.distlock.testsupport.TcpProxy;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -38,7 +37,8 @@ class NetworkFaultTests {
 	/** Allowance for thread scheduling on a loaded CI machine on top of the lease. */
 	static final Duration SCHEDULING_ALLOWANCE = Duration.ofMillis(500);
 
-	private static RedisServer redis;
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
 
 	private TcpProxy proxy;
 
@@ -46,20 +46,9 @@ class NetworkFaultTests {
 
 	private LockClients direct;
 
-	@BeforeAll
-	static void startRedis() {
-		redis = RedisServer.start();
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		redis.close();
-	}
-
 	@BeforeEach
 	void connect() {
-		redis.flushAll();
-		this.proxy = TcpProxy.to(redis);
+		this.proxy = TcpProxy.to(redis.server());
 		this.partitioned = new LockClients(this.proxy.host(), this.proxy.port(), COMMAND_TIMEOUT);
 		this.direct = new LockClients(redis.host(), redis.port(), COMMAND_TIMEOUT);
 	}

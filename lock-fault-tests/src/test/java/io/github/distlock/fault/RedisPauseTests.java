@@ -11,11 +11,10 @@ import java.util.concurrent.TimeUnit;
 import io.github.distlock.LockHandle;
 import io.github.distlock.redis.LockServiceProbe;
 import io.github.distlock.redis.RedisLockService;
-import io.github.distlock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -39,17 +38,8 @@ class RedisPauseTests {
 	 */
 	static final Duration SCHEDULING_ALLOWANCE = Duration.ofMillis(750);
 
-	private static RedisServer redis;
-
-	@BeforeAll
-	static void startRedis() {
-		redis = RedisServer.start();
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		redis.close();
-	}
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension().withoutFlushing();
 
 	@Test
 	@Timeout(value = 2, unit = TimeUnit.MINUTES)
@@ -65,7 +55,7 @@ class RedisPauseTests {
 
 			Future<Outcome> early = pool.submit(() -> tryLock(waiting, Duration.ofMillis(1500)));
 			await().atMost(Duration.ofSeconds(10)).until(() -> LockServiceProbe.trackedLockCount(waiting) == 1);
-			redis.pause();
+			redis.server().pause();
 			long pausedAt = System.nanoTime();
 			Future<Outcome> once;
 			Future<Outcome> shortWait;
@@ -77,7 +67,7 @@ class RedisPauseTests {
 				TimeUnit.NANOSECONDS.sleep(PAUSE.toNanos() - (System.nanoTime() - pausedAt));
 			}
 			finally {
-				redis.resume();
+				redis.server().resume();
 			}
 			List<Outcome> outcomes = List.of(early.get(30, TimeUnit.SECONDS), once.get(30, TimeUnit.SECONDS),
 					shortWait.get(30, TimeUnit.SECONDS), longWait.get(30, TimeUnit.SECONDS));

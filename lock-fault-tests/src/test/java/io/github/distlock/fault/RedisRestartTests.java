@@ -12,11 +12,10 @@ import io.github.distlock.LockLostEvent;
 import io.github.distlock.LockLostException;
 import io.github.distlock.redis.LockServiceProbe;
 import io.github.distlock.redis.RedisLockService;
-import io.github.distlock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -34,17 +33,8 @@ class RedisRestartTests {
 
 	static final int LOCKS = 6;
 
-	private static RedisServer redis;
-
-	@BeforeAll
-	static void startRedis() {
-		redis = RedisServer.start();
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		redis.close();
-	}
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension().withoutFlushing();
 
 	@Test
 	@Timeout(value = 2, unit = TimeUnit.MINUTES)
@@ -58,8 +48,8 @@ class RedisRestartTests {
 				handles.add(before.lock("restarted-" + i, Duration.ZERO));
 			}
 
-			redis.kill();
-			redis.restartEmpty();
+			redis.server().kill();
+			redis.server().restartEmpty();
 
 			// The first half is taken by another instance at once; the second half stays free.
 			Map<String, LockHandle> newOwners = new HashMap<>();

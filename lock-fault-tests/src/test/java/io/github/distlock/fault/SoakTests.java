@@ -11,11 +11,10 @@ import io.github.distlock.testsupport.ClientJvm;
 import io.github.distlock.testsupport.FencedResource;
 import io.github.distlock.testsupport.Hold;
 import io.github.distlock.testsupport.OverlapChecker;
-import io.github.distlock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -46,21 +45,11 @@ class SoakTests {
 
 	static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
 
-	private static RedisServer redis;
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension().withoutFlushing();
 
-	private static RedisServer fence;
-
-	@BeforeAll
-	static void startRedis() {
-		redis = RedisServer.start();
-		fence = RedisServer.start();
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		redis.close();
-		fence.close();
-	}
+	@RegisterExtension
+	static final RedisServerExtension fence = new RedisServerExtension().withoutFlushing();
 
 	@Test
 	@Timeout(value = 6, unit = TimeUnit.MINUTES)
@@ -70,8 +59,8 @@ class SoakTests {
 		long retries = 0;
 		long startedAt;
 		long finishedAt;
-		try (ClientJvms jvms = new ClientJvms(redis, fence, LEASE, COMMAND_TIMEOUT);
-				TtlWatch ttlWatch = TtlWatch.start(redis)) {
+		try (ClientJvms jvms = new ClientJvms(redis.server(), fence.server(), LEASE, COMMAND_TIMEOUT);
+				TtlWatch ttlWatch = TtlWatch.start(redis.server())) {
 			List<ClientJvm> clients = new ArrayList<>();
 			for (int i = 0; i < JVMS; i++) {
 				int share = ACQUISITIONS / JVMS + ((i < ACQUISITIONS % JVMS) ? 1 : 0);
@@ -109,7 +98,7 @@ class SoakTests {
 		assertThat(OverlapChecker.tokenRegressions(holds)).as("fencing tokens not increasing").isEmpty();
 
 		Map<String, Long> holdsPerId = holds.stream().collect(Collectors.groupingBy(Hold::lockId, Collectors.counting()));
-		try (FencedResource resource = FencedResource.connect(fence)) {
+		try (FencedResource resource = FencedResource.connect(fence.server())) {
 			holdsPerId.forEach((id, count) -> {
 				assertThat(resource.value(id)).as("counter of '%s' (lost updates)", id).isEqualTo(Long.toString(count));
 				assertThat(resource.rejected(id)).as("stale writes to '%s'", id).isZero();

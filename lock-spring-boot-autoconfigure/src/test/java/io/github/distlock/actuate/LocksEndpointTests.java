@@ -11,12 +11,11 @@ import io.github.distlock.actuate.LocksEndpoint.HeldLockDescriptor;
 import io.github.distlock.actuate.LocksEndpoint.LockDescriptor;
 import io.github.distlock.redis.RedisLockClients;
 import io.github.distlock.redis.RedisLockService;
-import io.github.distlock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import io.github.distlock.testsupport.RedisServerExtension;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,35 +25,20 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class LocksEndpointTests {
 
-	private static RedisServer redis;
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
 
-	private RedisLockClients clients;
+	@AutoClose
+	private final RedisLockClients clients = new RedisLockClients(redis.server());
 
 	private RedisLockService service;
 
 	private LocksEndpoint endpoint;
 
-	@BeforeAll
-	static void startRedis() {
-		redis = RedisServer.start();
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		redis.close();
-	}
-
 	@BeforeEach
 	void setUp() {
-		redis.flushAll();
-		this.clients = new RedisLockClients(redis);
 		this.service = this.clients.newService();
 		this.endpoint = new LocksEndpoint(this.service);
-	}
-
-	@AfterEach
-	void tearDown() {
-		this.clients.close();
 	}
 
 	@Test

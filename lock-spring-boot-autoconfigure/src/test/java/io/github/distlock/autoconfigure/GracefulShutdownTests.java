@@ -15,12 +15,10 @@ import io.github.distlock.LockHandle;
 import io.github.distlock.LockLostException;
 import io.github.distlock.LockService;
 import io.github.distlock.redis.RedisLockClients;
-import io.github.distlock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
+import io.github.distlock.testsupport.RedisServerExtension;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.LazyInitializationBeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -38,30 +36,11 @@ import static org.awaitility.Awaitility.await;
  */
 class GracefulShutdownTests {
 
-	private static RedisServer redis;
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
 
-	private RedisLockClients clients;
-
-	@BeforeAll
-	static void startRedis() {
-		redis = RedisServer.start();
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		redis.close();
-	}
-
-	@BeforeEach
-	void setUp() {
-		redis.flushAll();
-		this.clients = new RedisLockClients(redis);
-	}
-
-	@AfterEach
-	void tearDown() {
-		this.clients.close();
-	}
+	@AutoClose
+	private final RedisLockClients clients = new RedisLockClients(redis.server());
 
 	@Test
 	void closingTheContextReleasesHeldLocksAndStopsRenewal() throws Exception {

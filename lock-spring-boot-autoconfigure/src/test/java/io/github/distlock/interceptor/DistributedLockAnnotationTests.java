@@ -15,12 +15,11 @@ import io.github.distlock.OnLockFailure;
 import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import io.github.distlock.redis.RedisLockClients;
 import io.github.distlock.redis.RedisLockService;
-import io.github.distlock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import io.github.distlock.testsupport.RedisServerExtension;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
@@ -40,28 +39,18 @@ import static org.awaitility.Awaitility.await;
  */
 class DistributedLockAnnotationTests {
 
-	private static RedisServer redis;
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
 
-	private RedisLockClients clients;
+	@AutoClose
+	private final RedisLockClients clients = new RedisLockClients(redis.server());
 
 	private RedisLockService otherInstance;
 
 	private ApplicationContextRunner contextRunner;
 
-	@BeforeAll
-	static void startRedis() {
-		redis = RedisServer.start();
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		redis.close();
-	}
-
 	@BeforeEach
 	void setUp() {
-		redis.flushAll();
-		this.clients = new RedisLockClients(redis);
 		this.otherInstance = this.clients.newService();
 		this.contextRunner = new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, AopAutoConfiguration.class,
@@ -69,11 +58,6 @@ class DistributedLockAnnotationTests {
 			.withPropertyValues("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port(),
 					"spring.data.redis.timeout=2s", "distributed-lock.wait-time=200ms")
 			.withUserConfiguration(ServicesConfiguration.class);
-	}
-
-	@AfterEach
-	void tearDown() {
-		this.clients.close();
 	}
 
 	@Test

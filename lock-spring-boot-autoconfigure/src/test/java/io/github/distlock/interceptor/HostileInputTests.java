@@ -13,12 +13,12 @@ import io.github.distlock.LockService;
 import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import io.github.distlock.redis.RedisLockClients;
 import io.github.distlock.redis.RedisLockService;
-import io.github.distlock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
+import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -43,29 +43,19 @@ class HostileInputTests {
 	/** Set by a SpEL template if one were ever evaluated. */
 	static final String MARKER_PROPERTY = "distlock.test.marker";
 
-	private static RedisServer redis;
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
 
-	private RedisLockClients clients;
+	@AutoClose
+	private final RedisLockClients clients = new RedisLockClients(redis.server());
 
 	private RedisLockService otherInstance;
 
 	private ApplicationContextRunner contextRunner;
 
-	@BeforeAll
-	static void startRedis() {
-		redis = RedisServer.start();
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		redis.close();
-	}
-
 	@BeforeEach
 	void setUp() {
-		redis.flushAll();
 		System.clearProperty(MARKER_PROPERTY);
-		this.clients = new RedisLockClients(redis);
 		this.otherInstance = this.clients.newService();
 		this.contextRunner = new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class,
@@ -77,7 +67,6 @@ class HostileInputTests {
 
 	@AfterEach
 	void tearDown() {
-		this.clients.close();
 		System.clearProperty(MARKER_PROPERTY);
 	}
 

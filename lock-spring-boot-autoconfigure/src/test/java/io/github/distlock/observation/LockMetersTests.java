@@ -13,16 +13,15 @@ import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import io.github.distlock.autoconfigure.DistributedLockMetricsAutoConfiguration;
 import io.github.distlock.redis.RedisLockClients;
 import io.github.distlock.redis.RedisLockService;
-import io.github.distlock.testsupport.RedisServer;
+import io.github.distlock.testsupport.RedisServerExtension;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Timer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
@@ -41,26 +40,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class LockMetersTests {
 
-	private static RedisServer redis;
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
 
-	private RedisLockClients clients;
+	@AutoClose
+	private final RedisLockClients clients = new RedisLockClients(redis.server());
 
 	private ApplicationContextRunner contextRunner;
 
-	@BeforeAll
-	static void startRedis() {
-		redis = RedisServer.start();
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		redis.close();
-	}
-
 	@BeforeEach
 	void setUp() {
-		redis.flushAll();
-		this.clients = new RedisLockClients(redis);
 		this.contextRunner = new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, AopAutoConfiguration.class,
 					ObservationAutoConfiguration.class, MetricsAutoConfiguration.class,
@@ -69,11 +58,6 @@ class LockMetersTests {
 			.withPropertyValues("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port(),
 					"spring.data.redis.timeout=2s")
 			.withBean(Stock.class);
-	}
-
-	@AfterEach
-	void tearDown() {
-		this.clients.close();
 	}
 
 	@Test

@@ -10,14 +10,14 @@ import io.github.distlock.redis.RedisLockClients;
 import io.github.distlock.redis.RedisLockService;
 import io.github.distlock.redis.RedisLockSettings;
 import io.github.distlock.testsupport.RedisServer;
+import io.github.distlock.testsupport.RedisServerExtension;
 import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
 import io.micrometer.observation.tck.TestObservationRegistry;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.dao.DataAccessException;
 
@@ -31,36 +31,21 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class LockObservationTests {
 
-	private static RedisServer redis;
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
 
-	private RedisLockClients clients;
+	@AutoClose
+	private final RedisLockClients clients = new RedisLockClients(redis.server());
 
 	private TestObservationRegistry registry;
 
 	private RedisLockService service;
 
-	@BeforeAll
-	static void startRedis() {
-		redis = RedisServer.start();
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		redis.close();
-	}
-
 	@BeforeEach
 	void setUp() {
-		redis.flushAll();
-		this.clients = new RedisLockClients(redis);
 		this.registry = TestObservationRegistry.create();
 		this.service = this.clients.newService();
 		this.service.setObservationRegistry(this.registry, null, null);
-	}
-
-	@AfterEach
-	void tearDown() {
-		this.clients.close();
 	}
 
 	@Test

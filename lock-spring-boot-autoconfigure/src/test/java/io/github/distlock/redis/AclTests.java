@@ -12,11 +12,11 @@ import java.util.concurrent.locks.LockSupport;
 
 import io.github.distlock.LockHandle;
 import io.github.distlock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
+import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
@@ -42,19 +42,19 @@ class AclTests {
 			"+subscribe", "+unsubscribe", "+get", "+set", "+append", "+del", "+publish", "+pexpire",
 			"+time" };
 
-	private static RedisServer redis;
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension(AclTests::startRedis);
 
 	private final List<RedisLockService> services = new ArrayList<>();
 
 	private final List<LettuceConnectionFactory> factories = new ArrayList<>();
 
-	@BeforeAll
-	static void startRedis() {
+	private static RedisServer startRedis() {
 		List<String> withoutChannels = new ArrayList<>(List.of(LOCK_ACL));
 		withoutChannels.remove("&distlock:*");
 		List<String> withoutScripts = new ArrayList<>(List.of(LOCK_ACL));
 		withoutScripts.removeAll(List.of("+evalsha", "+eval"));
-		redis = RedisServer.builder()
+		return RedisServer.builder()
 			.aclUser("locker", "locker-secret", LOCK_ACL)
 			.aclUser("other-prefix", "other-secret", "~other:*", "&other:*", "+@all")
 			.aclUser("no-channels", "no-channels-secret", withoutChannels.toArray(String[]::new))
@@ -62,14 +62,8 @@ class AclTests {
 			.start();
 	}
 
-	@AfterAll
-	static void stopRedis() {
-		redis.close();
-	}
-
 	@BeforeEach
 	void clean() {
-		redis.flushAll();
 		redis.command("ACL", "LOG", "RESET");
 	}
 

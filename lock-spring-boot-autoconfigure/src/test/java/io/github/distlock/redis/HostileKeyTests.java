@@ -12,11 +12,10 @@ import io.github.distlock.LockLostException;
 import io.github.distlock.LockNotAcquiredException;
 import io.github.distlock.support.LogSafe;
 import io.github.distlock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
+import io.github.distlock.testsupport.RedisServerExtension;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -38,35 +37,17 @@ class HostileKeyTests {
 	/** Characters that end a line, or reorder it, on a terminal or in a log viewer. */
 	private static final String LINE_BREAKING = "[\\r\\n\\u000b\\u000c\\u0085\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]";
 
-	private static RedisServer redis;
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
 
 	/** Answers {@code CLUSTER KEYSLOT} (Redis's own CRC16 rule), holds no data. */
-	private static RedisServer clusterNode;
+	@RegisterExtension
+	static final RedisServerExtension clusterNode = new RedisServerExtension(
+			() -> RedisServer.builder().arg("cluster-enabled", "yes").start())
+		.withoutFlushing();
 
-	private RedisLockClients clients;
-
-	@BeforeAll
-	static void startRedis() {
-		redis = RedisServer.start();
-		clusterNode = RedisServer.builder().arg("cluster-enabled", "yes").start();
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		redis.close();
-		clusterNode.close();
-	}
-
-	@BeforeEach
-	void newClients() {
-		redis.flushAll();
-		this.clients = new RedisLockClients(redis);
-	}
-
-	@AfterEach
-	void closeClients() {
-		this.clients.close();
-	}
+	@AutoClose
+	private final RedisLockClients clients = new RedisLockClients(redis.server());
 
 	@Test
 	void distinctHostileIdsLockDistinctKeysInTheSlotOfTheirOwnEscapedId() {

@@ -8,13 +8,13 @@ import ch.qos.logback.classic.Logger;
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockLostException;
 import io.github.distlock.OnLockFailure;
-import io.github.distlock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
+import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.test.system.CapturedOutput;
@@ -31,35 +31,24 @@ import static org.awaitility.Awaitility.await;
 @ExtendWith(OutputCaptureExtension.class)
 class LockLoggingTests {
 
-	private static RedisServer redis;
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
 
-	private RedisLockClients clients;
+	@AutoClose
+	private final RedisLockClients clients = new RedisLockClients(redis.server());
 
 	private final Logger logger = (Logger) LoggerFactory.getLogger("io.github.distlock");
 
 	private Level previousLevel;
 
-	@BeforeAll
-	static void startRedis() {
-		redis = RedisServer.start();
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		redis.close();
-	}
-
 	@BeforeEach
 	void setUp() {
-		redis.flushAll();
-		this.clients = new RedisLockClients(redis);
 		this.previousLevel = this.logger.getLevel();
 	}
 
 	@AfterEach
 	void tearDown() {
 		this.logger.setLevel(this.previousLevel);
-		this.clients.close();
 	}
 
 	@Test

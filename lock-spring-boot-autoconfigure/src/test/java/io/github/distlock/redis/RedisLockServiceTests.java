@@ -14,12 +14,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockLostException;
 import io.github.distlock.LockNotAcquiredException;
-import io.github.distlock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
+import io.github.distlock.testsupport.RedisServerExtension;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -34,30 +32,11 @@ import static org.awaitility.Awaitility.await;
  */
 class RedisLockServiceTests {
 
-	private static RedisServer redis;
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
 
-	private RedisLockClients clients;
-
-	@BeforeAll
-	static void startRedis() {
-		redis = RedisServer.start();
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		redis.close();
-	}
-
-	@BeforeEach
-	void newClients() {
-		redis.flushAll();
-		this.clients = new RedisLockClients(redis);
-	}
-
-	@AfterEach
-	void closeClients() {
-		this.clients.close();
-	}
+	@AutoClose
+	private final RedisLockClients clients = new RedisLockClients(redis.server());
 
 	@Test
 	void twoInstancesNeverHoldOneLockAtTheSameTime() throws Exception {
@@ -408,19 +387,19 @@ class RedisLockServiceTests {
 		RedisLockService service = this.clients.newService();
 		service.isLocked("late");
 		ExecutorService resumer = Executors.newSingleThreadExecutor();
-		redis.pause();
+		redis.server().pause();
 		try {
 			// Redis applies the acquire only after the pause, which outlasts the 200ms lease.
 			resumer.submit(() -> {
 				java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(600));
-				redis.resume();
+				redis.server().resume();
 			});
 			assertThat(service.tryLock("late", Duration.ZERO, Duration.ofMillis(200))).isEmpty();
 		}
 		finally {
 			resumer.shutdown();
 			resumer.awaitTermination(10, TimeUnit.SECONDS);
-			redis.resume();
+			redis.server().resume();
 		}
 		await().atMost(Duration.ofSeconds(5)).until(() -> !service.isLocked("late"));
 		assertThat(service.trackedLockCount()).isZero();
@@ -504,14 +483,14 @@ class RedisLockServiceTests {
 		service.setApplicationEventPublisher((event) -> lost.countDown());
 		service.isLocked("hang");
 		LockHandle handle = service.lock("hang", Duration.ZERO);
-		redis.pause();
+		redis.server().pause();
 		try {
 			// The renewal call blocks (command timeout 2s); the lease of 600ms ends first.
 			assertThat(lost.await(10, TimeUnit.SECONDS)).isTrue();
 			assertThat(handle.isHeld()).isFalse();
 		}
 		finally {
-			redis.resume();
+			redis.server().resume();
 		}
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(handle::close);
 		await().atMost(Duration.ofSeconds(5)).until(() -> !service.isLocked("hang"));

@@ -7,12 +7,11 @@ import java.util.List;
 
 import ch.qos.logback.classic.Level;
 import io.github.distlock.LockHandle;
-import io.github.distlock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
+import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -23,30 +22,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ReleaseFailureTests {
 
-	private static RedisServer redis;
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
 
-	private RedisLockClients clients;
-
-	@BeforeAll
-	static void startRedis() {
-		redis = RedisServer.start();
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		redis.close();
-	}
-
-	@BeforeEach
-	void newClients() {
-		redis.flushAll();
-		this.clients = new RedisLockClients(redis);
-	}
+	@AutoClose
+	private final RedisLockClients clients = new RedisLockClients(redis.server());
 
 	@AfterEach
-	void closeClients() {
+	void stopReplicating() {
 		redis.command("REPLICAOF", "NO", "ONE");
-		this.clients.close();
 	}
 
 	@Test

@@ -1,11 +1,10 @@
 package io.github.distlock.redis;
 
-import io.github.distlock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
+import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -19,7 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ReplayedCommandsTests {
 
-	private static RedisServer redis;
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
 
 	private LettuceConnectionFactory factory;
 
@@ -27,19 +27,8 @@ class ReplayedCommandsTests {
 
 	private final String key = new LockKeys("distlock:").lockKey("replayed");
 
-	@BeforeAll
-	static void startRedis() {
-		redis = RedisServer.start();
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		redis.close();
-	}
-
 	@BeforeEach
 	void connect() {
-		redis.flushAll();
 		this.factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(redis.host(), redis.port()));
 		this.factory.afterPropertiesSet();
 		this.factory.start();

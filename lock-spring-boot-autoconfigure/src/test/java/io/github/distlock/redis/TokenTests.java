@@ -21,12 +21,10 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockLostEvent;
 import io.github.distlock.LockLostException;
-import io.github.distlock.testsupport.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
+import io.github.distlock.testsupport.RedisServerExtension;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -38,30 +36,11 @@ class TokenTests {
 
 	private static final Pattern OWNER_TOKEN = Pattern.compile("[0-9a-f]{" + OwnerTokens.LENGTH + "}");
 
-	private static RedisServer redis;
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
 
-	private RedisLockClients clients;
-
-	@BeforeAll
-	static void startRedis() {
-		redis = RedisServer.start();
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		redis.close();
-	}
-
-	@BeforeEach
-	void newClients() {
-		redis.flushAll();
-		this.clients = new RedisLockClients(redis);
-	}
-
-	@AfterEach
-	void closeClients() {
-		this.clients.close();
-	}
+	@AutoClose
+	private final RedisLockClients clients = new RedisLockClients(redis.server());
 
 	@Test
 	void aMillionOwnerTokensHaveNoDuplicate() {
@@ -167,12 +146,12 @@ class TokenTests {
 			// A release while Redis does not answer: WARN "Could not release".
 			LockHandle unanswered = service.tryLock("unanswered", Duration.ZERO, Duration.ofSeconds(30)).orElseThrow();
 			ownerTokens.add(ownerToken("unanswered"));
-			redis.pause();
+			redis.server().pause();
 			try {
 				unanswered.close();
 			}
 			finally {
-				redis.resume();
+				redis.server().resume();
 			}
 			events = logs.events();
 		}
