@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
-/** Unix signals for {@link ClientJvm}, sent with the {@code kill} command. */
+/** Unix signals for {@link ClientJvm} and {@link RedisServer}, sent with the {@code kill} command. */
 final class ProcessSignals {
 
     private ProcessSignals() {

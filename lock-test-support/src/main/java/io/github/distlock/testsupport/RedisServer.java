@@ -493,25 +493,10 @@ public final class RedisServer implements AutoCloseable {
     }
 
     private void signal(String signalName) {
-        long pid = pid();
-        List<String> commandLine = List.of("kill", "-" + signalName, Long.toString(pid));
         try {
-            Process kill = new ProcessBuilder(commandLine).redirectErrorStream(true).start();
-            if (!kill.waitFor(SIGNAL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                kill.destroyForcibly();
-                throw new RedisServerException(String.join(" ", commandLine) + " did not finish within "
-                        + SIGNAL_TIMEOUT.toSeconds() + " s");
-            }
-            if (kill.exitValue() != 0) {
-                String output = readAll(kill.getInputStream());
-                throw new RedisServerException(String.join(" ", commandLine) + " failed with exit code "
-                        + kill.exitValue() + ": " + output.trim());
-            }
-        } catch (IOException e) {
-            throw new RedisServerException("Could not run " + String.join(" ", commandLine), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new RedisServerException("Interrupted while running " + String.join(" ", commandLine), e);
+            ProcessSignals.send(signalName, pid(), SIGNAL_TIMEOUT);
+        } catch (IllegalStateException | UncheckedIOException e) {
+            throw new RedisServerException("redis-server on port " + port + ": " + e.getMessage(), e);
         }
     }
 
@@ -520,27 +505,10 @@ public final class RedisServer implements AutoCloseable {
      * no {@code /proc}, returning after {@code kill} succeeded is the best available.
      */
     private void awaitStoppedState() {
-        Path stat = Path.of("/proc", Long.toString(pid()), "stat");
-        if (!Files.isReadable(stat)) {
-            return;
-        }
-        long deadline = System.nanoTime() + SIGNAL_TIMEOUT.toNanos();
-        while (true) {
-            try {
-                String content = Files.readString(stat);
-                // Format: "pid (comm) state ...", and comm may itself contain ") ".
-                char state = content.charAt(content.lastIndexOf(')') + 2);
-                if (state == 'T' || state == 't') {
-                    return;
-                }
-            } catch (IOException e) {
-                return; // the process is gone; later commands will say so
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new RedisServerException("redis-server pid " + pid() + " not stopped "
-                        + SIGNAL_TIMEOUT.toSeconds() + " s after SIGSTOP");
-            }
-            sleep(POLL_INTERVAL);
+        try {
+            ProcessSignals.awaitStopped(pid(), SIGNAL_TIMEOUT);
+        } catch (IllegalStateException e) {
+            throw new RedisServerException("redis-server on port " + port + ": " + e.getMessage(), e);
         }
     }
 
