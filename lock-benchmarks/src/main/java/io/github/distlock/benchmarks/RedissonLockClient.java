@@ -1,7 +1,6 @@
 package io.github.distlock.benchmarks;
 
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 
 import io.github.distlock.testsupport.RedisServer;
 import org.redisson.Redisson;
@@ -24,21 +23,7 @@ final class RedissonLockClient implements LockClient {
 
     @Override
     public boolean tryRunLocked(String lockId, Runnable action) {
-        RLock lock = redisson.getLock("redisson:" + lockId);
-        try {
-            if (!lock.tryLock(waitMillis, TimeUnit.MILLISECONDS)) {
-                return false;
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-        try {
-            action.run();
-        } finally {
-            lock.unlock();
-        }
-        return true;
+        return LockClient.tryRunLocked(redisson.getLock("redisson:" + lockId), waitMillis, action);
     }
 
     @Override

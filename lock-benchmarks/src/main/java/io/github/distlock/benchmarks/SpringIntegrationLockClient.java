@@ -1,8 +1,6 @@
 package io.github.distlock.benchmarks;
 
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Lock;
 
 import io.github.distlock.testsupport.RedisServer;
 
@@ -29,21 +27,7 @@ final class SpringIntegrationLockClient implements LockClient {
 
     @Override
     public boolean tryRunLocked(String lockId, Runnable action) {
-        Lock lock = registry.obtain(lockId);
-        try {
-            if (!lock.tryLock(waitMillis, TimeUnit.MILLISECONDS)) {
-                return false;
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-        try {
-            action.run();
-        } finally {
-            lock.unlock();
-        }
-        return true;
+        return LockClient.tryRunLocked(registry.obtain(lockId), waitMillis, action);
     }
 
     @Override
