@@ -20,6 +20,8 @@ import io.github.distlock.LockLostException;
 import io.github.distlock.LockNotAcquiredException;
 import io.github.distlock.LockService;
 import io.github.distlock.OnLockFailure;
+import io.github.distlock.core.HeldLockInfo;
+import io.github.distlock.core.LockInspection;
 import io.github.distlock.observation.LockAcquireObservationConvention;
 import io.github.distlock.observation.LockHoldObservationConvention;
 import io.github.distlock.observation.NamedLockService;
@@ -47,7 +49,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * message on one shared pub/sub subscription; a bounded, jittered re-check covers lost messages
  * and holders that died. No {@code synchronized} is held around a Redis call.
  */
-public class RedisLockService implements NamedLockService, ApplicationEventPublisherAware, SmartLifecycle,
+public class RedisLockService implements NamedLockService, LockInspection, ApplicationEventPublisherAware, SmartLifecycle,
 		DisposableBean {
 
 	/**
@@ -73,7 +75,7 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 	 */
 	private static final int MAX_HAND_OVERS_WHILE_CONTENDED = 8;
 
-	/** Lock id and owner of {@link #verifyScripts()}: owner tokens are hexadecimal, never this. */
+	/** Lock id and owner of {@link #verifyStore()}: owner tokens are hexadecimal, never this. */
 	private static final String SCRIPT_PROBE_LOCK_ID = "distlock.script-probe";
 
 	private static final String SCRIPT_PROBE_OWNER = "probe";
@@ -586,6 +588,7 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 	 * The locks this instance holds now.
 	 * @return a snapshot, one entry per held lock id
 	 */
+	@Override
 	public List<HeldLockInfo> heldLocks() {
 		List<HeldLockInfo> held = new ArrayList<>();
 		long now = System.nanoTime();
@@ -606,6 +609,7 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 	 * @param lockId the lock id
 	 * @return the remaining lease, or empty if nobody holds the lock
 	 */
+	@Override
 	public Optional<Duration> remainingLease(String lockId) {
 		checkLockId(lockId);
 		long millis = this.commands.remainingMillis(this.keys.lockKey(lockId));
@@ -618,21 +622,25 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 	 * scripts (e.g. an ACL without {@code EVALSHA} or without access to the key prefix).
 	 * @throws org.springframework.dao.DataAccessException when the script cannot run
 	 */
-	public void verifyScripts() {
+	@Override
+	public void verifyStore() {
 		this.commands.release(this.keys.lockKey(SCRIPT_PROBE_LOCK_ID), SCRIPT_PROBE_OWNER);
 	}
 
 	/** Locks found lost since startup. */
+	@Override
 	public long locksLost() {
 		return this.locksLost.get();
 	}
 
 	/** Failed renewal attempts since startup (a renewal is retried until the lease runs out). */
+	@Override
 	public long renewalFailures() {
 		return this.renewalFailures.get();
 	}
 
 	/** Whether the last renewal of any held lock failed. */
+	@Override
 	public boolean isRenewalFailing() {
 		for (LockEntry entry : this.entries.values()) {
 			HeldLock holder = entry.holder();
