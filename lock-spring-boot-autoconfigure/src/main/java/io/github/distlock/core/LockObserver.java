@@ -1,4 +1,4 @@
-package io.github.distlock.redis;
+package io.github.distlock.core;
 
 import java.util.function.Supplier;
 
@@ -16,7 +16,7 @@ import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Observes acquisitions and holds of a {@link RedisLockService}. With the no-op registry (no
+ * Observes acquisitions and holds of a {@link LockEngine}. With the no-op registry (no
  * Micrometer configured) it does nothing but one check per acquisition.
  */
 final class LockObserver {

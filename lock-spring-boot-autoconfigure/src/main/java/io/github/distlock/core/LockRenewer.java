@@ -1,4 +1,4 @@
-package io.github.distlock.redis;
+package io.github.distlock.core;
 
 import java.util.Iterator;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -7,6 +7,10 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.github.distlock.store.ExtendReply;
+import io.github.distlock.store.Extended;
+import io.github.distlock.store.LockStore;
+import io.github.distlock.store.Unknown;
 import io.github.distlock.support.LogSafe;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -34,7 +38,7 @@ final class LockRenewer implements AutoCloseable {
 	 */
 	private static final long SWEEP_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-	private final RedisLockCommands commands;
+	private final LockStore store;
 
 	private final Outcomes outcomes;
 
@@ -52,8 +56,8 @@ final class LockRenewer implements AutoCloseable {
 
 	private volatile @Nullable ScheduledFuture<?> sweep;
 
-	LockRenewer(RedisLockCommands commands, Outcomes outcomes) {
-		this.commands = commands;
+	LockRenewer(LockStore store, Outcomes outcomes) {
+		this.store = store;
 		this.outcomes = outcomes;
 	}
 
@@ -131,34 +135,41 @@ final class LockRenewer implements AutoCloseable {
 		}, Math.max(held.remainingNanos(), 0), TimeUnit.NANOSECONDS);
 		long sentAt = System.nanoTime();
 		try {
-			boolean owned = this.commands.expire(held.entry.key, held.ownerToken,
+			ExtendReply reply = this.store.extend(held.entry.key, held.ownerToken,
 					TimeUnit.NANOSECONDS.toMillis(held.leaseNanos));
-			if (owned) {
+			if (reply instanceof Extended) {
 				held.leaseResetAt(sentAt, held.leaseNanos);
 				held.renewalFailing = false;
 				schedule(held, interval(held));
+			}
+			else if (reply instanceof Unknown unknown) {
+				failed(held, unknown.cause());
 			}
 			else {
 				this.outcomes.lost(held, "renewal found the lock key expired or owned by another instance");
 			}
 		}
 		catch (RuntimeException ex) {
-			held.renewalFailing = true;
-			this.outcomes.renewalFailed(held, ex);
-			if (logger.isDebugEnabled()) {
-				logger.debug("Renewal of lock '" + LogSafe.text(held.entry.lockId) + "' failed", ex);
-			}
-			if (held.remainingNanos() <= 0) {
-				this.outcomes.lost(held, "renewal failed until the lease ran out: " + ex);
-			}
-			else {
-				// Retry, but no later than the deadline, so that the loss is signalled when the lease
-				// ends and not up to one retry delay after it.
-				schedule(held, Math.min(Math.min(RETRY_NANOS, interval(held)), Math.max(held.remainingNanos(), 0)));
-			}
+			failed(held, ex);
 		}
 		finally {
 			guard.cancel(false);
+		}
+	}
+
+	private void failed(HeldLock held, RuntimeException ex) {
+		held.renewalFailing = true;
+		this.outcomes.renewalFailed(held, ex);
+		if (logger.isDebugEnabled()) {
+			logger.debug("Renewal of lock '" + LogSafe.text(held.entry.lockId) + "' failed", ex);
+		}
+		if (held.remainingNanos() <= 0) {
+			this.outcomes.lost(held, "renewal failed until the lease ran out: " + ex);
+		}
+		else {
+			// Retry, but no later than the deadline, so that the loss is signalled when the lease
+			// ends and not up to one retry delay after it.
+			schedule(held, Math.min(Math.min(RETRY_NANOS, interval(held)), Math.max(held.remainingNanos(), 0)));
 		}
 	}
 
