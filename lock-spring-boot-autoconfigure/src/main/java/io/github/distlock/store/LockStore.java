@@ -91,7 +91,9 @@ public interface LockStore {
 	/**
 	 * How long the current holder's lease still runs, whoever holds it.
 	 * @param key the lock's key
-	 * @return the remaining lease in milliseconds, or -1 if nobody holds the lock
+	 * @return the remaining lease in milliseconds (at least 0), -1 if nobody holds the lock, or
+	 * {@link Long#MAX_VALUE} if it is held without a lease (a key the store did not write, for
+	 * example one set by hand in Redis)
 	 * @throws RuntimeException when the store cannot be asked
 	 */
 	long remainingLeaseMillis(String key);
