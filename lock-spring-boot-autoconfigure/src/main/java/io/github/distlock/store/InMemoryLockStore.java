@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.github.distlock.support.LogSafe;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -377,7 +378,7 @@ public final class InMemoryLockStore implements LockStore {
 				this.listener.released(key);
 			}
 			catch (RuntimeException ex) {
-				logger.warn("A release listener failed on lock key '" + key + "'", ex);
+				logger.warn("A release listener failed on lock key '" + LogSafe.text(key) + "'", ex);
 			}
 		}
 
