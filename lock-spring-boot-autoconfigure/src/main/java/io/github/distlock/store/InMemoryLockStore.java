@@ -3,15 +3,15 @@ package io.github.distlock.store;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.github.distlock.support.LogSafe;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+
+import static io.github.distlock.store.InMemoryLockState.holder;
+import static io.github.distlock.store.InMemoryLockState.lastReleasedBy;
+import static io.github.distlock.store.InMemoryLockState.nextToken;
+import static io.github.distlock.store.InMemoryLockState.unlessForgettable;
 
 /**
  * The locks in this JVM's memory: the {@link LockStore} contract for tests and single-JVM use. It
@@ -43,8 +43,6 @@ public final class InMemoryLockStore implements LockStore {
 	/** The default fencing retention, that of the Redis store ({@code distributed-lock.fencing-retention}). */
 	public static final Duration DEFAULT_FENCING_RETENTION = Duration.ofMinutes(1);
 
-	private static final Log logger = LogFactory.getLog(InMemoryLockStore.class);
-
 	private static final long MAX_PURGE_INTERVAL_MILLIS = 1000;
 
 	private final Clock clock;
@@ -53,9 +51,9 @@ public final class InMemoryLockStore implements LockStore {
 
 	private final long purgeIntervalMillis;
 
-	private final ConcurrentHashMap<String, KeyState> states = new ConcurrentHashMap<>();
+	private final ConcurrentHashMap<String, InMemoryLockState> states = new ConcurrentHashMap<>();
 
-	private final Set<Subscription> subscriptions = new CopyOnWriteArraySet<>();
+	private final InMemoryReleaseAnnouncer announcer = new InMemoryReleaseAnnouncer();
 
 	private final AtomicLong nextPurgeMillis;
 
@@ -116,16 +114,18 @@ public final class InMemoryLockStore implements LockStore {
 			if (holder == null) {
 				long token = nextToken(state, now);
 				reply.value = new Acquired(token);
-				return new KeyState(owner, plus(now, leaseMillis), false, token, fenceEnd(now), releasedBy(state, now));
+				return new InMemoryLockState(owner, plus(now, leaseMillis), false, token, fenceEnd(now),
+						lastReleasedBy(state, now));
 			}
 			if (holder.equals(owner)) {
 				// A replay: ours already; keeps the lease, as the Redis script does.
 				long token = nextToken(state, now);
 				reply.value = new Acquired(token);
-				return new KeyState(owner, state.leaseEndMillis, state.contended, token, fenceEnd(now), state.releasedBy);
+				return new InMemoryLockState(owner, state.leaseEndMillis(), state.contended(), token, fenceEnd(now),
+						state.releasedBy());
 			}
-			reply.value = new HeldByOther(state.leaseEndMillis - now.toEpochMilli());
-			return state.contended ? state : state.withContended();
+			reply.value = new HeldByOther(state.leaseEndMillis() - now.toEpochMilli());
+			return state.contendedNow();
 		});
 		return reply.get();
 	}
@@ -142,22 +142,22 @@ public final class InMemoryLockStore implements LockStore {
 				// A replay of a hand-over that handed over.
 				long token = nextToken(state, now);
 				reply.value = new Acquired(token);
-				return new KeyState(newOwner, state.leaseEndMillis, state.contended, token, fenceEnd(now),
-						state.releasedBy);
+				return new InMemoryLockState(newOwner, state.leaseEndMillis(), state.contended(), token, fenceEnd(now),
+						state.releasedBy());
 			}
 			if (!owner.equals(holder)) {
-				reply.value = owner.equals(releasedBy(state, now)) ? Released.INSTANCE : NotOwned.INSTANCE;
-				return forgetIfDone(state, now);
+				reply.value = owner.equals(lastReleasedBy(state, now)) ? Released.INSTANCE : NotOwned.INSTANCE;
+				return unlessForgettable(state, now);
 			}
-			if (state.contended && !mayStayLocal) {
+			if (state.contended() && !mayStayLocal) {
 				reply.value = Released.INSTANCE;
 				reply.announce = true;
-				return forgetIfDone(state.afterReleaseBy(owner), now);
+				return unlessForgettable(state.releasedNowBy(owner), now);
 			}
 			long token = nextToken(state, now);
 			reply.value = new Acquired(token);
-			return new KeyState(newOwner, plus(now, leaseMillis), state.contended, token, fenceEnd(now),
-					state.releasedBy);
+			return new InMemoryLockState(newOwner, plus(now, leaseMillis), state.contended(), token, fenceEnd(now),
+					state.releasedBy());
 		});
 		return announced(key, reply);
 	}
@@ -172,11 +172,11 @@ public final class InMemoryLockStore implements LockStore {
 			String holder = holder(state, now);
 			if (owner.equals(holder)) {
 				reply.value = Released.INSTANCE;
-				reply.announce = state.contended;
-				return forgetIfDone(state.afterReleaseBy(owner), now);
+				reply.announce = state.contended();
+				return unlessForgettable(state.releasedNowBy(owner), now);
 			}
-			reply.value = owner.equals(releasedBy(state, now)) ? Released.INSTANCE : NotOwned.INSTANCE;
-			return forgetIfDone(state, now);
+			reply.value = owner.equals(lastReleasedBy(state, now)) ? Released.INSTANCE : NotOwned.INSTANCE;
+			return unlessForgettable(state, now);
 		});
 		return announced(key, reply);
 	}
@@ -189,11 +189,10 @@ public final class InMemoryLockStore implements LockStore {
 		this.states.compute(key, (k, state) -> {
 			if (owner.equals(holder(state, now))) {
 				reply.value = Extended.INSTANCE;
-				return new KeyState(owner, plus(now, leaseMillis), state.contended, state.lastToken,
-						state.fenceEndMillis, state.releasedBy);
+				return state.withLeaseEnd(plus(now, leaseMillis));
 			}
 			reply.value = NotOwned.INSTANCE;
-			return forgetIfDone(state, now);
+			return unlessForgettable(state, now);
 		});
 		return reply.get();
 	}
@@ -202,8 +201,8 @@ public final class InMemoryLockStore implements LockStore {
 	public long remainingLeaseMillis(String key) {
 		checkKey(key);
 		Instant now = now();
-		KeyState state = this.states.get(key);
-		return (holder(state, now) != null) ? state.leaseEndMillis - now.toEpochMilli() : -1;
+		InMemoryLockState state = this.states.get(key);
+		return (holder(state, now) != null) ? state.leaseEndMillis() - now.toEpochMilli() : -1;
 	}
 
 	/**
@@ -226,9 +225,7 @@ public final class InMemoryLockStore implements LockStore {
 		if (listener == null) {
 			throw new IllegalArgumentException("listener must not be null");
 		}
-		Subscription subscription = new Subscription(listener);
-		this.subscriptions.add(subscription);
-		return subscription;
+		return this.announcer.subscribe(listener);
 	}
 
 	/** How many keys the store remembers (held, or within their fencing retention). */
@@ -255,30 +252,9 @@ public final class InMemoryLockStore implements LockStore {
 
 	private <T> T announced(String key, Reply<T> reply) {
 		if (reply.announce) {
-			for (Subscription subscription : this.subscriptions) {
-				subscription.announce(key);
-			}
+			this.announcer.announce(key);
 		}
 		return reply.get();
-	}
-
-	private static @Nullable String holder(@Nullable KeyState state, Instant now) {
-		return (state != null && state.owner != null && now.toEpochMilli() < state.leaseEndMillis) ? state.owner
-				: null;
-	}
-
-	private static @Nullable String releasedBy(@Nullable KeyState state, Instant now) {
-		return (state != null && now.toEpochMilli() < state.fenceEndMillis) ? state.releasedBy : null;
-	}
-
-	private static @Nullable KeyState forgetIfDone(@Nullable KeyState state, Instant now) {
-		return (state == null || state.forgettable(now.toEpochMilli())) ? null : state;
-	}
-
-	private static long nextToken(@Nullable KeyState state, Instant now) {
-		long micros = Math.addExact(Math.multiplyExact(now.getEpochSecond(), 1_000_000L), now.getNano() / 1000);
-		long last = (state != null && now.toEpochMilli() < state.fenceEndMillis) ? state.lastToken : 0;
-		return Math.max(micros, last + 1);
 	}
 
 	private long fenceEnd(Instant now) {
@@ -310,29 +286,6 @@ public final class InMemoryLockStore implements LockStore {
 		}
 	}
 
-	/**
-	 * What the store knows of one key: its holder (if the lease has not run out), whether an
-	 * acquire was refused since it was acquired, the last fencing token and the last releasing
-	 * owner, both kept until {@code fenceEndMillis}.
-	 */
-	private record KeyState(@Nullable String owner, long leaseEndMillis, boolean contended, long lastToken,
-			long fenceEndMillis, @Nullable String releasedBy) {
-
-		KeyState withContended() {
-			return new KeyState(this.owner, this.leaseEndMillis, true, this.lastToken, this.fenceEndMillis,
-					this.releasedBy);
-		}
-
-		KeyState afterReleaseBy(String releasingOwner) {
-			return new KeyState(null, 0, false, this.lastToken, this.fenceEndMillis, releasingOwner);
-		}
-
-		boolean forgettable(long nowMillis) {
-			return (this.owner == null || nowMillis >= this.leaseEndMillis) && nowMillis >= this.fenceEndMillis;
-		}
-
-	}
-
 	/** The reply computed inside an atomic update, and whether to announce a release after it. */
 	private static final class Reply<T> {
 
@@ -345,41 +298,6 @@ public final class InMemoryLockStore implements LockStore {
 				throw new IllegalStateException("No reply computed");
 			}
 			return this.value;
-		}
-
-	}
-
-	private final class Subscription implements ReleaseNotifications {
-
-		private final ReleaseListener listener;
-
-		private volatile boolean closed;
-
-		Subscription(ReleaseListener listener) {
-			this.listener = listener;
-		}
-
-		@Override
-		public boolean ensureActive(long deadlineNanos) {
-			return !this.closed;
-		}
-
-		@Override
-		public void close() {
-			this.closed = true;
-			InMemoryLockStore.this.subscriptions.remove(this);
-		}
-
-		void announce(String key) {
-			if (this.closed) {
-				return;
-			}
-			try {
-				this.listener.released(key);
-			}
-			catch (RuntimeException ex) {
-				logger.warn("A release listener failed on lock key '" + LogSafe.text(key) + "'", ex);
-			}
 		}
 
 	}

@@ -59,7 +59,8 @@ class RedisFailuresTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "NOPERM User app has no permissions to run the 'evalsha' command",
-			"NOSCRIPT No matching script. Please use EVAL.", "ERR Error running script", "WRONGTYPE Operation against a key",
+			"NOSCRIPT No matching script. Please use EVAL.", "ERR Error running script",
+			"WRONGTYPE Operation against a key",
 			"LOADINGX not a code we know", "" })
 	void anyOtherErrorReplyIsAMistake(String reply) {
 		RuntimeException failure = new RedisSystemException("Error in execution",

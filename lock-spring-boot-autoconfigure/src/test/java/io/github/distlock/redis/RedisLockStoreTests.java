@@ -95,7 +95,8 @@ class RedisLockStoreTests {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> new RedisLockStore(template, "lock{", Duration.ofMinutes(1)))
 			.withMessageContaining("distributed-lock.key-prefix must be non-empty and must not contain '{' or '}'");
-		assertThatIllegalArgumentException().isThrownBy(() -> new RedisLockStore(null, "distlock:", Duration.ofMinutes(1)))
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new RedisLockStore(null, "distlock:", Duration.ofMinutes(1)))
 			.withMessage("redis must not be null");
 	}
 

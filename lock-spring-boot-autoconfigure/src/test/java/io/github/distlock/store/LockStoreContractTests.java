@@ -147,7 +147,8 @@ public abstract class LockStoreContractTests {
 		String successor = owner();
 		long first = acquired(holder, LONG_LEASE);
 		assertThat(this.store.handOver(this.key, holder, successor, 1_000, true))
-			.isInstanceOfSatisfying(Acquired.class, (acquired) -> assertThat(acquired.fencingToken()).isGreaterThan(first));
+			.isInstanceOfSatisfying(Acquired.class,
+					(acquired) -> assertThat(acquired.fencingToken()).isGreaterThan(first));
 		assertThat(this.store.remainingLeaseMillis(this.key)).isBetween(1L, 1_000L);
 		assertThat(this.store.acquire(this.key, owner(), LONG_LEASE)).isInstanceOf(HeldByOther.class);
 		assertThat(this.store.release(this.key, holder)).isEqualTo(NotOwned.INSTANCE);
