@@ -91,7 +91,9 @@ public interface LockStore {
 	/**
 	 * How long the current holder's lease still runs, whoever holds it.
 	 * @param key the lock's key
-	 * @return the remaining lease in milliseconds, or -1 if nobody holds the lock
+	 * @return the remaining lease in milliseconds (at least 0), -1 if nobody holds the lock, or
+	 * {@link Long#MAX_VALUE} if it is held without a lease (a key the store did not write, for
+	 * example one set by hand in Redis)
 	 * @throws RuntimeException when the store cannot be asked
 	 */
 	long remainingLeaseMillis(String key);
@@ -106,7 +108,9 @@ public interface LockStore {
 
 	/**
 	 * Starts delivering release announcements to {@code listener}. Called once per lock service;
-	 * the returned notifications are closed when the service stops.
+	 * the returned notifications are closed when the service stops. Several lock services may share
+	 * one store (or one Redis), so any number of subscriptions may be open at once, and each one
+	 * hears every announced release.
 	 * @param listener called with the key of a released lock that somebody was waiting for; must be
 	 * quick and must not throw (it may run on the store's I/O thread)
 	 * @return the subscription
