@@ -145,13 +145,14 @@ final class LockRenewer implements AutoCloseable {
 				this.outcomes.lost(held, "renewal did not complete before the lease ran out");
 			}
 		}, Math.max(held.remainingNanos(), 0), TimeUnit.NANOSECONDS);
+		long next;
 		try {
 			if (!held.lockLease()) {
-				this.outcomes.lost(held, "the lease ran out while an extend was in flight");
+				this.outcomes.lost(held, "the lease ran out while another change of it was in flight");
 				return;
 			}
 			try {
-				renewLeased(held, generation);
+				next = renewLeased(held, generation);
 			}
 			finally {
 				held.unlockLease();
@@ -160,13 +161,21 @@ final class LockRenewer implements AutoCloseable {
 		finally {
 			guard.cancel(false);
 		}
+		// Scheduled once the lease lock is free: the next renewal never waits for this one. If an
+		// extend changed the lease meanwhile, the generation is stale and nothing is scheduled.
+		if (next >= 0) {
+			schedule(held, next, generation);
+		}
 	}
 
-	/** One renewal round trip, under the lease lock. */
-	private void renewLeased(HeldLock held, int generation) {
+	/**
+	 * One renewal round trip, under the lease lock.
+	 * @return the delay until the next renewal or retry, or -1 for none
+	 */
+	private long renewLeased(HeldLock held, int generation) {
 		if (held.state() != HeldLock.State.HELD || held.renewalGeneration() != generation) {
 			// Released, or extended while this renewal waited: the extend scheduled the next one.
-			return;
+			return -1;
 		}
 		long lease = held.leaseNanos();
 		long sentAt = System.nanoTime();
@@ -182,23 +191,19 @@ final class LockRenewer implements AutoCloseable {
 			}
 			if (held.remainingNanos() <= 0) {
 				this.outcomes.lost(held, "renewal failed until the lease ran out: " + ex);
+				return -1;
 			}
-			else {
-				// Retry, but no later than the deadline, so that the loss is signalled when the lease
-				// ends and not up to one retry delay after it.
-				schedule(held, Math.min(Math.min(RETRY_NANOS, interval(held)), Math.max(held.remainingNanos(), 0)),
-						generation);
-			}
-			return;
+			// Retry, but no later than the deadline, so that the loss is signalled when the lease
+			// ends and not up to one retry delay after it.
+			return Math.min(Math.min(RETRY_NANOS, interval(held)), Math.max(held.remainingNanos(), 0));
 		}
 		if (owned) {
 			held.leaseResetAt(sentAt, lease);
 			held.renewalFailing = false;
-			schedule(held, interval(held), generation);
+			return interval(held);
 		}
-		else {
-			this.outcomes.lost(held, "renewal found the lock key expired or owned by another instance");
-		}
+		this.outcomes.lost(held, "renewal found the lock key expired or owned by another instance");
+		return -1;
 	}
 
 	/**
