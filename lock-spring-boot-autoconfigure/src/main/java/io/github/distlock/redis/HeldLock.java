@@ -99,6 +99,18 @@ final class HeldLock {
 		this.deadlineNanos = sentAtNanos + leaseNanos;
 	}
 
+	/**
+	 * A lease reset sent at {@code sentAtNanos} failed, and Redis may still run it (e.g. replayed
+	 * after a reconnect): the deadline ends no later than the one it would set. Only under
+	 * {@link #lockLease()}.
+	 */
+	void leaseResetMayApply(long sentAtNanos, long leaseNanos) {
+		long deadline = sentAtNanos + leaseNanos;
+		if (deadline - this.deadlineNanos < 0) {
+			this.deadlineNanos = deadline;
+		}
+	}
+
 	long leaseNanos() {
 		return this.leaseNanos;
 	}

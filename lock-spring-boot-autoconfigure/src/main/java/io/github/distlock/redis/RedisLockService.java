@@ -340,7 +340,16 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 				return false;
 			}
 			long sentAt = System.nanoTime();
-			if (this.commands.expire(held.entry.key, held.ownerToken, leaseMillis)) {
+			boolean owned;
+			try {
+				owned = this.commands.expire(held.entry.key, held.ownerToken, leaseMillis);
+			}
+			catch (RuntimeException ex) {
+				// A shorter lease may still be set in Redis: the local deadline must not outlast it.
+				held.leaseResetMayApply(sentAt, leaseNanos);
+				throw ex;
+			}
+			if (owned) {
 				held.leaseResetAt(sentAt, leaseNanos);
 				if (held.autoRenewed) {
 					this.renewer.leaseChanged(held, leaseNanos);
