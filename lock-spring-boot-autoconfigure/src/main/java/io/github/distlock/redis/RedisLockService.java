@@ -6,8 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -94,13 +92,15 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 
 	private final LockRenewer renewer;
 
+	private final DetachedCommands detached = new DetachedCommands();
+
+	private final LockLostPublisher lockLostEvents = new LockLostPublisher();
+
 	private final ReleaseSubscription releases;
 
 	private final AtomicLong locksLost = new AtomicLong();
 
 	private final AtomicLong renewalFailures = new AtomicLong();
-
-	private @Nullable ApplicationEventPublisher eventPublisher;
 
 	private volatile LockObserver observer = LockObserver.none();
 
@@ -316,17 +316,50 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 		return new Attempt(held, -1);
 	}
 
+	/**
+	 * Sets the lease of a held lock to {@code leaseTime} from now, in Redis and then locally, as one
+	 * step with the watchdog's renewals (see {@link HeldLock}). An auto-renewed lock is renewed with
+	 * {@code leaseTime} from then on, about every third of it.
+	 */
 	boolean extend(HeldLock held, Duration leaseTime) {
-		if (leaseTime == null || leaseTime.compareTo(Duration.ofMillis(1)) < 0) {
-			throw new IllegalArgumentException("leaseTime must be at least 1ms, but was " + leaseTime);
+		Duration least = Duration.ofMillis(held.autoRenewed ? 3 : 1);
+		if (leaseTime == null || leaseTime.compareTo(least) < 0) {
+			throw new IllegalArgumentException("leaseTime to extend lock '" + LogSafe.text(held.entry.lockId)
+					+ "' with must be at least " + least.toMillis() + "ms"
+					+ (held.autoRenewed ? " for an auto-renewed lock (renewed every third of it)" : "") + ", but was "
+					+ leaseTime);
 		}
-		if (!held.isHeld()) {
+		// Whole milliseconds, as Redis gets them: the local lease must not be longer than Redis's.
+		long leaseMillis = leaseTime.toMillis();
+		long leaseNanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis);
+		if (!held.isHeld() || !held.lockLease()) {
 			return false;
 		}
-		long sentAt = System.nanoTime();
-		if (this.commands.expire(held.entry.key, held.ownerToken, leaseTime.toMillis())) {
-			held.leaseResetAt(sentAt, leaseTime.toNanos());
-			return true;
+		try {
+			if (!held.isHeld()) {
+				return false;
+			}
+			long sentAt = System.nanoTime();
+			boolean owned;
+			try {
+				owned = this.commands.expire(held.entry.key, held.ownerToken, leaseMillis);
+			}
+			catch (RuntimeException ex) {
+				// A shorter lease may still be set in Redis: the local deadline must not outlast it.
+				held.leaseResetMayApply(sentAt, leaseNanos);
+				throw ex;
+			}
+			if (owned) {
+				held.leaseResetAt(sentAt, leaseNanos);
+				if (held.autoRenewed) {
+					this.renewer.leaseChanged(held, leaseNanos);
+				}
+				// False if the lease ran out (and the loss was reported) while the reply was on its way.
+				return held.isHeld();
+			}
+		}
+		finally {
+			held.unlockLease();
 		}
 		lockLost(held, "extend found the lock key expired or owned by another instance");
 		return false;
@@ -373,7 +406,15 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 		if (keepNanos > 0) {
 			long keepMillis = toMillis(keepNanos);
 			Supplier<Boolean> expire = () -> this.commands.expire(entry.key, held.ownerToken, keepMillis);
-			boolean owned = despiteInterrupts(expire, expire);
+			boolean owned;
+			// After a renewal in flight, never before: its longer lease would outlast the minimum hold.
+			held.lockLeaseUninterruptibly();
+			try {
+				owned = despiteInterrupts(expire, expire);
+			}
+			finally {
+				held.unlockLease();
+			}
 			entry.holderGone(held);
 			if (!owned) {
 				throw lostAtRelease(held, "the lock key had expired or was owned by another instance at release");
@@ -478,7 +519,7 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 	 * on a thread nobody interrupts and is waited for uninterruptibly (interrupts can come faster than
 	 * round trips). The caller's interrupt is kept.
 	 */
-	private static <T> T despiteInterrupts(Supplier<T> command, Supplier<T> repeat) {
+	private <T> T despiteInterrupts(Supplier<T> command, Supplier<T> repeat) {
 		try {
 			return command.get();
 		}
@@ -488,10 +529,7 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 				throw ex;
 			}
 			try {
-				return CompletableFuture.supplyAsync(repeat).join();
-			}
-			catch (CompletionException failed) {
-				throw (failed.getCause() instanceof RuntimeException cause) ? cause : failed;
+				return this.detached.call(repeat);
 			}
 			finally {
 				Thread.currentThread().interrupt();
@@ -543,10 +581,8 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 			this.locksLost.incrementAndGet();
 			logLost(held, reason);
 			held.entry.signalHead();
-			ApplicationEventPublisher publisher = this.eventPublisher;
-			if (publisher != null) {
-				publisher.publishEvent(new LockLostEvent(this, held.entry.lockId, held.fencingToken, reason));
-			}
+			// Never on the thread that found the loss (a renewal thread, or the holder's in extend).
+			this.lockLostEvents.publish(new LockLostEvent(this, held.entry.lockId, held.fencingToken, reason));
 		}
 	}
 
@@ -579,7 +615,7 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 
 	@Override
 	public void setApplicationEventPublisher(ApplicationEventPublisher eventPublisher) {
-		this.eventPublisher = eventPublisher;
+		this.lockLostEvents.setPublisher(eventPublisher);
 	}
 
 	/**
@@ -661,7 +697,7 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 
 	/** Clean-up after an ambiguous command, off the caller's thread. */
 	private void releaseLater(String key, String owner) {
-		this.renewer.execute(() -> releaseQuietly(key, owner));
+		this.detached.execute(() -> releaseQuietly(key, owner));
 	}
 
 	private LockEntry enter(String key, String lockId) {
@@ -684,7 +720,7 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 
 	/** Renewal tasks (and clean-ups) scheduled and not yet run; 0 when idle. */
 	int pendingRenewalTasks() {
-		return this.renewer.pendingTasks();
+		return this.renewer.pendingTasks() + this.detached.pending();
 	}
 
 	private static long recheckNanos(long holderTtlMillis, boolean subscribed) {
@@ -784,6 +820,8 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 			entry.signalAll();
 		}
 		this.renewer.close();
+		this.detached.close();
+		this.lockLostEvents.close();
 	}
 
 	private record Attempt(@Nullable HeldLock held, long holderTtlMillis) {
