@@ -185,12 +185,16 @@ final class HeldLock {
 	}
 
 	/**
-	 * Ends the hold; renewal stops at once.
+	 * Ends the hold; renewal stops at once. A hold already marked lost (by renewal or by the
+	 * service's shutdown) stays lost.
+	 * @return {@code true} if this call moved the lock from held to released
 	 */
-	void markReleased() {
-		if (this.state.getAndSet(State.RELEASED) != State.RELEASED) {
-			cancelRenewal();
+	boolean markReleased() {
+		if (!this.state.compareAndSet(State.HELD, State.RELEASED)) {
+			return false;
 		}
+		cancelRenewal();
+		return true;
 	}
 
 	@Nullable String lostReason() {

@@ -147,9 +147,9 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 		LockEntry entry = enter(this.keys.lockKey(lockId), lockId);
 		HeldLock acquired = null;
 		try {
-			HeldLock current = entry.holder();
-			if (current != null && current.owner == Thread.currentThread()
-					&& current.state() != HeldLock.State.RELEASED) {
+			// Not only the holder: a lost hold this thread has yet to close must not be acquired anew.
+			HeldLock current = entry.unreleasedHoldOf(Thread.currentThread());
+			if (current != null) {
 				return Optional.of(reenter(current));
 			}
 			acquired = this.observer.acquire(lockId, lockName, onFailure,
@@ -197,15 +197,13 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 		}
 		Waiter waiter = new Waiter(Thread.currentThread(), fixedLeaseNanos);
 		entry.enqueue(waiter);
-		// Subscribed before the next attempt, so a release after that attempt is never missed.
-		boolean subscribed = this.releases.ensureActive(deadline);
 		boolean interrupted = false;
-		boolean success = false;
 		try {
+			// Subscribed before the next attempt, so a release after that attempt is never missed.
+			boolean subscribed = this.releases.ensureActive(deadline);
 			while (true) {
 				if (waiter.state() == Waiter.State.GRANTED) {
 					HeldLock granted = waiter.granted();
-					success = !interrupted;
 					if (interrupted) {
 						// Interrupted while the lock was handed over: give it back, report the interrupt.
 						// (tryLock leaves the entry for this thread; releaseOutermost does not.)
@@ -221,15 +219,16 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 					try {
 						attempt = attempt(entry, fixedLeaseNanos);
 					}
-					catch (RuntimeException ex) {
-						waiter.transition(Waiter.State.ATTEMPTING, Waiter.State.WAITING);
+					catch (Throwable ex) {
+						// Straight from ATTEMPTING to CANCELLED: never WAITING again, so no releaser can
+						// pick this thread for a hand-over while the failure propagates.
+						entry.cancelAttempt(waiter);
 						throw ex;
 					}
 					if (attempt.held != null) {
 						// Never WAITING again, so no releaser can pick it for a hand-over meanwhile.
 						waiter.transition(Waiter.State.ATTEMPTING, Waiter.State.ACQUIRED);
 						entry.dequeue(waiter);
-						success = true;
 						return attempt.held;
 					}
 					waiter.transition(Waiter.State.ATTEMPTING, Waiter.State.WAITING);
@@ -261,11 +260,48 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 				}
 			}
 		}
+		catch (Throwable ex) {
+			abandon(entry, waiter, ex);
+			throw ex;
+		}
 		finally {
-			if (!success && waiter.state() == Waiter.State.WAITING) {
-				// Redis failed during our own attempt: leave the queue before the exception propagates.
-				entry.cancel(waiter);
+			if (interrupted) {
+				Thread.currentThread().interrupt();
 			}
+		}
+	}
+
+	/**
+	 * A waiter leaves with an exception or error: it leaves the queue (the next one moves up), and
+	 * a lock handed to it meanwhile is released again, so nothing is granted to a thread that left.
+	 */
+	private void abandon(LockEntry entry, Waiter waiter, Throwable failure) {
+		boolean interrupted = Thread.interrupted();
+		try {
+			while (!entry.cancel(waiter) && !entry.cancelAttempt(waiter)) {
+				Waiter.State state = waiter.state();
+				if (state == Waiter.State.GRANTED) {
+					HeldLock granted = waiter.granted();
+					if (granted != null && entry.isUnreleased(granted)) {
+						granted.depth.set(0);
+						try {
+							releaseOutermost(granted, Duration.ZERO);
+						}
+						catch (RuntimeException ex) {
+							failure.addSuppressed(ex);
+						}
+					}
+					return;
+				}
+				if (state != Waiter.State.GRANTING) {
+					// Cancelled already, or acquired and then failed: nothing is queued or held for it.
+					return;
+				}
+				// A hand-over to this waiter is in flight; its outcome arrives within one round trip.
+				waiter.park(TimeUnit.MILLISECONDS.toNanos(10));
+			}
+		}
+		finally {
 			if (interrupted) {
 				Thread.currentThread().interrupt();
 			}
@@ -284,10 +320,10 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 		try {
 			reply = this.commands.acquire(entry.key, owner, toMillis(lease));
 		}
-		catch (RuntimeException ex) {
+		catch (Throwable ex) {
 			// The command may still be applied after we gave up: remove it if so.
 			releaseLater(entry.key, owner);
-			if (Thread.currentThread().isInterrupted() || causedByInterrupt(ex)) {
+			if (ex instanceof RuntimeException && (Thread.currentThread().isInterrupted() || causedByInterrupt(ex))) {
 				// Lettuce stopped waiting for the reply because the thread was interrupted.
 				LockNotAcquiredException interrupted = interrupted(entry.lockId);
 				interrupted.addSuppressed(ex);
@@ -307,13 +343,47 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 		}
 		HeldLock held = new HeldLock(entry, owner, reply, Thread.currentThread(), lease, fixedLeaseNanos == 0, sentAt);
 		entry.acquiredFromRedis(held);
-		if (held.autoRenewed) {
-			this.renewer.start(held);
+		if (!startHolding(held)) {
+			throw new LockNotAcquiredException(entry.lockId, "The LockService shut down while lock '"
+					+ LogSafe.text(entry.lockId) + "' was being acquired");
 		}
 		if (logger.isDebugEnabled()) {
 			logger.debug("Acquired lock '" + LogSafe.text(entry.lockId) + "', fencing token " + reply);
 		}
 		return new Attempt(held, -1);
+	}
+
+	/**
+	 * Starts renewing a lock just acquired or handed over, the entry already naming it as holder,
+	 * unless the service shut down meanwhile: {@link #destroy()} may have looked at the entry before,
+	 * so the lock is released here (owner-checked) and not granted.
+	 * @return {@code false} if the lock was undone because the service shut down
+	 */
+	private boolean startHolding(HeldLock held) {
+		RuntimeException failure = null;
+		if (held.autoRenewed) {
+			try {
+				this.renewer.start(held);
+			}
+			catch (RuntimeException ex) {
+				// A RejectedExecutionException from a renewer closed by destroy().
+				failure = ex;
+			}
+		}
+		// Read after the holder was set, and destroy() sets closed before it reads the holders:
+		// if this sees the service open, destroy() sees this lock and releases it.
+		if (failure == null && !this.closed) {
+			return true;
+		}
+		if (held.markLost("released when the LockService shut down")) {
+			releaseQuietly(held.entry.key, held.ownerToken);
+		}
+		held.entry.holdClosed(held);
+		held.entry.holderGone(held);
+		if (failure != null && !this.closed) {
+			throw failure;
+		}
+		return false;
 	}
 
 	/**
@@ -393,9 +463,12 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 
 	private void releaseOutermost(HeldLock held, Duration minHoldTime) {
 		LockEntry entry = held.entry;
-		String lostReason = held.isHeld() ? null : held.lostReason();
-		boolean lossReported = held.state() == HeldLock.State.LOST;
-		held.markReleased();
+		boolean inLease = held.isHeld();
+		// Lost meanwhile (renewal or shutdown): the hold stays lost, and that loss was reported.
+		boolean released = held.markReleased();
+		boolean lossReported = !released;
+		entry.holdClosed(held);
+		String lostReason = (inLease && released) ? null : held.lostReason();
 		if (lostReason != null) {
 			// Remove our key if it is still ours; never anyone else's.
 			releaseQuietly(entry.key, held.ownerToken);
@@ -492,8 +565,20 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 			HeldLock successor = new HeldLock(entry, newOwner, reply, next.thread, lease, next.fixedLeaseNanos == 0,
 					sentAt);
 			entry.handedOver(successor);
-			if (successor.autoRenewed) {
-				this.renewer.start(successor);
+			boolean started;
+			try {
+				started = startHolding(successor);
+			}
+			catch (RuntimeException ex) {
+				entry.holderGone(held);
+				entry.handOverFailed(next);
+				throw ex;
+			}
+			if (!started) {
+				// Undone: the service shut down. The waiter sees that and gives up.
+				entry.holderGone(held);
+				entry.handOverFailed(next);
+				return;
 			}
 			next.grant(successor);
 			if (logger.isDebugEnabled()) {
