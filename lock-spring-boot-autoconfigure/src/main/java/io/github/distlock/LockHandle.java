@@ -30,8 +30,16 @@ public interface LockHandle extends AutoCloseable {
 	boolean isHeld();
 
 	/**
-	 * Resets the lease to {@code leaseTime} if the lock is still held.
-	 * @param leaseTime the new lease, counted from now
+	 * Sets the lease of this hold to {@code leaseTime} from now, if the lock is still held.
+	 * <p>
+	 * On a lock with a fixed lease this resets the lease once; it is still never renewed. On an
+	 * auto-renewed lock the watchdog renews it with {@code leaseTime} from then on, about every
+	 * third of it, so a shorter lease means a holder that dies frees the lock sooner, never that a
+	 * live holder loses it. The lease in Redis and the one {@link #isHeld()} checks are set
+	 * together, one change after the other with the watchdog's renewals: the local lease never
+	 * ends later than the key in Redis.
+	 * @param leaseTime the new lease, counted from now; at least 1 ms (3 ms on an auto-renewed
+	 * lock), whole milliseconds
 	 * @return {@code true} if extended, {@code false} if the lock is no longer held
 	 */
 	boolean extend(Duration leaseTime);

@@ -1,8 +1,10 @@
 package io.github.distlock.core;
 
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
 
 import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
@@ -14,6 +16,11 @@ import org.jspecify.annotations.Nullable;
  * The local deadline is measured with {@link System#nanoTime()} from before the command that set
  * the lease was sent, so it never ends later than the key's expiry in Redis: a holder that was
  * paused past its lease sees {@link #isHeld()} {@code false} on resume without a round trip.
+ * <p>
+ * Every command that sets the lease (renewal, {@code extend}, the expiry of a release with a
+ * minimum hold time) is sent and its reply applied under {@link #lockLease()}, one at a time: the
+ * last deadline set is that of the last command Redis ran, so an older, longer lease can never
+ * overwrite a newer, shorter one.
  */
 final class HeldLock {
 
@@ -31,14 +38,20 @@ final class HeldLock {
 
 	final Thread owner;
 
-	/** Lease of an auto-renewed lock, or the fixed lease. */
-	final long leaseNanos;
+	/** Lease the watchdog renews an auto-renewed lock with (changed by {@code extend}), or the fixed lease. */
+	private volatile long leaseNanos;
 
 	final boolean autoRenewed;
 
 	final long acquiredAtNanos;
 
 	private volatile long deadlineNanos;
+
+	/** Held across each command that sets the lease and the application of its reply. */
+	private final ReentrantLock leaseChange = new ReentrantLock();
+
+	/** Incremented when {@code extend} changes the lease; a renewal of an older one is stale. */
+	private volatile int renewalGeneration;
 
 	private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
 
@@ -101,9 +114,81 @@ final class HeldLock {
 		return this.state.get();
 	}
 
-	/** A lease reset whose command was sent at {@code sentAtNanos} succeeded. */
+	/**
+	 * A lease reset whose command was sent at {@code sentAtNanos} succeeded. Only under
+	 * {@link #lockLease()}.
+	 */
 	void leaseResetAt(long sentAtNanos, long leaseNanos) {
 		this.deadlineNanos = sentAtNanos + leaseNanos;
+	}
+
+	/**
+	 * A lease reset sent at {@code sentAtNanos} failed, and Redis may still run it (e.g. replayed
+	 * after a reconnect): the deadline ends no later than the one it would set. Only under
+	 * {@link #lockLease()}.
+	 */
+	void leaseResetMayApply(long sentAtNanos, long leaseNanos) {
+		long deadline = sentAtNanos + leaseNanos;
+		if (deadline - this.deadlineNanos < 0) {
+			this.deadlineNanos = deadline;
+		}
+	}
+
+	long leaseNanos() {
+		return this.leaseNanos;
+	}
+
+	/**
+	 * The watchdog renews with {@code leaseNanos} from now on; renewals scheduled for the old lease
+	 * become stale. Only under {@link #lockLease()}.
+	 * @return the new renewal generation
+	 */
+	synchronized int leaseChanged(long leaseNanos) {
+		this.leaseNanos = leaseNanos;
+		ScheduledFuture<?> stale = this.renewal;
+		this.renewal = null;
+		if (stale != null) {
+			stale.cancel(false);
+		}
+		return ++this.renewalGeneration;
+	}
+
+	int renewalGeneration() {
+		return this.renewalGeneration;
+	}
+
+	/**
+	 * Takes the right to send a command that sets the lease and apply its reply, waiting for the
+	 * one in flight (at most one round trip), but not past the local deadline: a lease that ran out
+	 * meanwhile cannot be reset anyway. Uninterruptible; the interrupt is kept.
+	 * @return {@code false} if the deadline passed first
+	 */
+	boolean lockLease() {
+		boolean interrupted = false;
+		try {
+			while (true) {
+				try {
+					return this.leaseChange.tryLock(Math.max(remainingNanos(), 0), TimeUnit.NANOSECONDS);
+				}
+				catch (InterruptedException ex) {
+					interrupted = true;
+				}
+			}
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	/** Takes the right to set the lease, however long the command in flight takes. */
+	void lockLeaseUninterruptibly() {
+		this.leaseChange.lock();
+	}
+
+	void unlockLease() {
+		this.leaseChange.unlock();
 	}
 
 	long remainingNanos() {
@@ -123,12 +208,16 @@ final class HeldLock {
 	}
 
 	/**
-	 * Ends the hold; renewal stops at once.
+	 * Ends the hold; renewal stops at once. A hold already marked lost (by renewal or by the
+	 * service's shutdown) stays lost.
+	 * @return {@code true} if this call moved the lock from held to released
 	 */
-	void markReleased() {
-		if (this.state.getAndSet(State.RELEASED) != State.RELEASED) {
-			cancelRenewal();
+	boolean markReleased() {
+		if (!this.state.compareAndSet(State.HELD, State.RELEASED)) {
+			return false;
 		}
+		cancelRenewal();
+		return true;
 	}
 
 	@Nullable String lostReason() {
@@ -141,9 +230,14 @@ final class HeldLock {
 		return this.lostReason;
 	}
 
-	void renewal(@Nullable ScheduledFuture<?> renewal) {
+	/** The next renewal, scheduled for the lease of {@code generation}; cancelled if that is stale. */
+	synchronized void renewal(ScheduledFuture<?> renewal, int generation) {
+		if (generation != this.renewalGeneration) {
+			renewal.cancel(false);
+			return;
+		}
 		this.renewal = renewal;
-		if (this.state.get() != State.HELD && renewal != null) {
+		if (this.state.get() != State.HELD) {
 			renewal.cancel(false);
 		}
 	}

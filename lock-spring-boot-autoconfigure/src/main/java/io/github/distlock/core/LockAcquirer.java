@@ -79,15 +79,13 @@ final class LockAcquirer {
 		}
 		Waiter waiter = new Waiter(Thread.currentThread(), fixedLeaseNanos);
 		entry.enqueue(waiter);
-		// Subscribed before the next attempt, so a release after that attempt is never missed.
-		boolean subscribed = this.releases.ensureActive(deadline);
 		boolean interrupted = false;
-		boolean success = false;
 		try {
+			// Subscribed before the next attempt, so a release after that attempt is never missed.
+			boolean subscribed = this.releases.ensureActive(deadline);
 			while (true) {
 				if (waiter.state() == Waiter.State.GRANTED) {
 					HeldLock granted = waiter.granted();
-					success = !interrupted;
 					if (interrupted) {
 						// Interrupted while the lock was handed over: give it back, report the interrupt.
 						// (tryLock leaves the entry for this thread; releaseOutermost does not.)
@@ -103,15 +101,16 @@ final class LockAcquirer {
 					try {
 						attempt = attempt(entry, fixedLeaseNanos);
 					}
-					catch (RuntimeException ex) {
-						waiter.transition(Waiter.State.ATTEMPTING, Waiter.State.WAITING);
+					catch (Throwable ex) {
+						// Straight from ATTEMPTING to CANCELLED: never WAITING again, so no releaser can
+						// pick this thread for a hand-over while the failure propagates.
+						entry.cancelAttempt(waiter);
 						throw ex;
 					}
 					if (attempt.held != null) {
 						// Never WAITING again, so no releaser can pick it for a hand-over meanwhile.
 						waiter.transition(Waiter.State.ATTEMPTING, Waiter.State.ACQUIRED);
 						entry.dequeue(waiter);
-						success = true;
 						return attempt.held;
 					}
 					waiter.transition(Waiter.State.ATTEMPTING, Waiter.State.WAITING);
@@ -143,11 +142,48 @@ final class LockAcquirer {
 				}
 			}
 		}
+		catch (Throwable ex) {
+			abandon(entry, waiter, ex);
+			throw ex;
+		}
 		finally {
-			if (!success && waiter.state() == Waiter.State.WAITING) {
-				// The store failed during our own attempt: leave the queue before the exception propagates.
-				entry.cancel(waiter);
+			if (interrupted) {
+				Thread.currentThread().interrupt();
 			}
+		}
+	}
+
+	/**
+	 * A waiter leaves with an exception or error: it leaves the queue (the next one moves up), and
+	 * a lock handed to it meanwhile is released again, so nothing is granted to a thread that left.
+	 */
+	private void abandon(LockEntry entry, Waiter waiter, Throwable failure) {
+		boolean interrupted = Thread.interrupted();
+		try {
+			while (!entry.cancel(waiter) && !entry.cancelAttempt(waiter)) {
+				Waiter.State state = waiter.state();
+				if (state == Waiter.State.GRANTED) {
+					HeldLock granted = waiter.granted();
+					if (granted != null && entry.isUnreleased(granted)) {
+						granted.dropHolds();
+						try {
+							this.releaser.releaseOutermost(granted, Duration.ZERO);
+						}
+						catch (RuntimeException ex) {
+							failure.addSuppressed(ex);
+						}
+					}
+					return;
+				}
+				if (state != Waiter.State.GRANTING) {
+					// Cancelled already, or acquired and then failed: nothing is queued or held for it.
+					return;
+				}
+				// A hand-over to this waiter is in flight; its outcome arrives within one round trip.
+				waiter.park(TimeUnit.MILLISECONDS.toNanos(10));
+			}
+		}
+		finally {
 			if (interrupted) {
 				Thread.currentThread().interrupt();
 			}
@@ -169,6 +205,11 @@ final class LockAcquirer {
 		catch (RuntimeException ex) {
 			throw failed(entry, owner, ex);
 		}
+		catch (Error ex) {
+			// The command may still be applied after we gave up: remove it if so.
+			this.releaser.releaseLater(entry.key, owner);
+			throw ex;
+		}
 		if (reply instanceof Unknown unknown) {
 			throw failed(entry, owner, unknown.cause());
 		}
@@ -186,8 +227,9 @@ final class LockAcquirer {
 		HeldLock held = new HeldLock(entry, owner, fencingToken, Thread.currentThread(), lease, fixedLeaseNanos == 0,
 				sentAt);
 		entry.acquiredFromRedis(held);
-		if (held.autoRenewed) {
-			this.renewer.start(held);
+		if (!this.releaser.startHolding(held)) {
+			throw new LockNotAcquiredException(entry.lockId, "The LockService shut down while lock '"
+					+ LogSafe.text(entry.lockId) + "' was being acquired");
 		}
 		if (logger.isDebugEnabled()) {
 			logger.debug("Acquired lock '" + LogSafe.text(entry.lockId) + "', fencing token " + fencingToken);

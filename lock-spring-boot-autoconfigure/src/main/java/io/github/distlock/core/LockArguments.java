@@ -34,10 +34,17 @@ final class LockArguments {
 		}
 	}
 
-	/** The new lease of {@link io.github.distlock.LockHandle#extend(Duration)}. */
-	static void checkExtendedLease(Duration leaseTime) {
-		if (leaseTime == null || leaseTime.compareTo(MIN_LEASE) < 0) {
-			throw new IllegalArgumentException("leaseTime must be at least 1ms, but was " + leaseTime);
+	/**
+	 * The new lease of {@link io.github.distlock.LockHandle#extend(Duration)}: at least 1 ms, and
+	 * at least 3 ms for an auto-renewed lock, which is renewed every third of it.
+	 */
+	static void checkExtendedLease(HeldLock held, Duration leaseTime) {
+		Duration least = Duration.ofMillis(held.autoRenewed ? 3 : 1);
+		if (leaseTime == null || leaseTime.compareTo(least) < 0) {
+			throw new IllegalArgumentException("leaseTime to extend lock '" + LogSafe.text(held.entry.lockId)
+					+ "' with must be at least " + least.toMillis() + "ms"
+					+ (held.autoRenewed ? " for an auto-renewed lock (renewed every third of it)" : "") + ", but was "
+					+ leaseTime);
 		}
 	}
 

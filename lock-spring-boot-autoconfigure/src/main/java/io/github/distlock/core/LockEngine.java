@@ -3,6 +3,7 @@ package io.github.distlock.core;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.distlock.LockHandle;
@@ -58,7 +59,11 @@ public class LockEngine implements NamedLockService, LockInspection, Application
 
 	private final AtomicLong renewalFailures = new AtomicLong();
 
-	private final LockLosses losses = new LockLosses(this);
+	private final LockLostPublisher lockLostEvents = new LockLostPublisher();
+
+	private final LockLosses losses = new LockLosses(this, this.lockLostEvents);
+
+	private final DetachedCommands detached = new DetachedCommands();
 
 	private final LockRenewer renewer;
 
@@ -97,7 +102,8 @@ public class LockEngine implements NamedLockService, LockInspection, Application
 
 		});
 		this.releases = store.subscribe(this.entries::releaseAnnounced);
-		this.releaser = new LockReleaser(store, tokens, this.renewer, this.losses, leaseNanos);
+		this.releaser = new LockReleaser(store, tokens, this.renewer, this.losses, this.detached, leaseNanos,
+				() -> this.closed);
 		this.acquirer = new LockAcquirer(store, this.releases, tokens, this.renewer, this.releaser, leaseNanos,
 				() -> this.closed);
 	}
@@ -121,9 +127,9 @@ public class LockEngine implements NamedLockService, LockInspection, Application
 		LockEntry entry = this.entries.enter(this.store.key(lockId), lockId);
 		HeldLock acquired = null;
 		try {
-			HeldLock current = entry.holder();
-			if (current != null && current.owner == Thread.currentThread()
-					&& current.state() != HeldLock.State.RELEASED) {
+			// Not only the holder: a lost hold this thread has yet to close must not be acquired anew.
+			HeldLock current = entry.unreleasedHoldOf(Thread.currentThread());
+			if (current != null) {
 				if (!current.isHeld()) {
 					throw LockLosses.lostBeforeReentry(current);
 				}
@@ -151,20 +157,48 @@ public class LockEngine implements NamedLockService, LockInspection, Application
 		return this.store.remainingLeaseMillis(this.store.key(lockId)) >= 0;
 	}
 
+	/**
+	 * Sets the lease of a held lock to {@code leaseTime} from now, in the store and then locally, as
+	 * one step with the watchdog's renewals (see {@link HeldLock}). An auto-renewed lock is renewed
+	 * with {@code leaseTime} from then on, about every third of it.
+	 */
 	boolean extend(HeldLock held, Duration leaseTime) {
-		LockArguments.checkExtendedLease(leaseTime);
-		if (!held.isHeld()) {
+		LockArguments.checkExtendedLease(held, leaseTime);
+		// Whole milliseconds, as the store gets them: the local lease must not be longer than the store's.
+		long leaseMillis = leaseTime.toMillis();
+		long leaseNanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis);
+		if (!held.isHeld() || !held.lockLease()) {
 			return false;
 		}
-		long sentAt = System.nanoTime();
-		ExtendReply reply = this.store.extend(held.entry.key, held.ownerToken, leaseTime.toMillis());
-		if (reply instanceof Extended) {
-			held.leaseResetAt(sentAt, leaseTime.toNanos());
-			return true;
+		try {
+			if (!held.isHeld()) {
+				return false;
+			}
+			long sentAt = System.nanoTime();
+			ExtendReply reply;
+			try {
+				reply = this.store.extend(held.entry.key, held.ownerToken, leaseMillis);
+			}
+			catch (RuntimeException ex) {
+				held.leaseResetMayApply(sentAt, leaseNanos);
+				throw ex;
+			}
+			if (reply instanceof Unknown unknown) {
+				// A shorter lease may still be set in the store: the local deadline must not outlast it.
+				held.leaseResetMayApply(sentAt, leaseNanos);
+				throw unknown.cause();
+			}
+			if (reply instanceof Extended) {
+				held.leaseResetAt(sentAt, leaseNanos);
+				if (held.autoRenewed) {
+					this.renewer.leaseChanged(held, leaseNanos);
+				}
+				// False if the lease ran out (and the loss was reported) while the reply was on its way.
+				return held.isHeld();
+			}
 		}
-		if (reply instanceof Unknown unknown) {
-			// As thrown before the store SPI: the caller learns that the lease may not be reset.
-			throw unknown.cause();
+		finally {
+			held.unlockLease();
 		}
 		this.losses.lost(held, "extend found the lock key expired or owned by another instance");
 		return false;
@@ -211,7 +245,7 @@ public class LockEngine implements NamedLockService, LockInspection, Application
 
 	@Override
 	public void setApplicationEventPublisher(ApplicationEventPublisher eventPublisher) {
-		this.losses.setEventPublisher(eventPublisher);
+		this.lockLostEvents.setPublisher(eventPublisher);
 	}
 
 	@Override
@@ -261,7 +295,7 @@ public class LockEngine implements NamedLockService, LockInspection, Application
 	 * @return the number of pending tasks
 	 */
 	public int pendingRenewalTasks() {
-		return this.renewer.pendingTasks();
+		return this.renewer.pendingTasks() + this.detached.pending();
 	}
 
 	/**
@@ -307,6 +341,8 @@ public class LockEngine implements NamedLockService, LockInspection, Application
 			entry.signalAll();
 		}
 		this.renewer.close();
+		this.detached.close();
+		this.lockLostEvents.close();
 	}
 
 }

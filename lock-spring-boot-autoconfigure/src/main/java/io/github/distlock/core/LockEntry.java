@@ -1,6 +1,7 @@
 package io.github.distlock.core;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.jspecify.annotations.Nullable;
@@ -23,6 +24,13 @@ final class LockEntry {
 	private final ArrayDeque<Waiter> waiters = new ArrayDeque<>(4);
 
 	private volatile @Nullable HeldLock holder;
+
+	/**
+	 * Holds handed to callers and not yet closed, held or lost: normally just the holder, more
+	 * only while threads whose lock was lost have yet to close it. Re-entry looks here, so that a
+	 * thread whose lock was lost never re-enters a lock another local thread took meanwhile.
+	 */
+	private final ArrayList<HeldLock> unreleased = new ArrayList<>(1);
 
 	/** Consecutive hand-overs while the lock was flagged contended from outside. */
 	private int handOversSinceRedis;
@@ -70,6 +78,7 @@ final class LockEntry {
 		this.guard.lock();
 		try {
 			this.holder = held;
+			this.unreleased.add(held);
 			this.handOversSinceRedis = 0;
 		}
 		finally {
@@ -81,6 +90,7 @@ final class LockEntry {
 		this.guard.lock();
 		try {
 			this.holder = held;
+			this.unreleased.add(held);
 			this.handOversSinceRedis++;
 		}
 		finally {
@@ -90,6 +100,43 @@ final class LockEntry {
 
 	int handOversSinceRedis() {
 		return this.handOversSinceRedis;
+	}
+
+	/** The hold of {@code thread} that it has not closed yet, held or lost, if any. */
+	@Nullable HeldLock unreleasedHoldOf(Thread thread) {
+		this.guard.lock();
+		try {
+			for (HeldLock held : this.unreleased) {
+				if (held.owner == thread) {
+					return held;
+				}
+			}
+			return null;
+		}
+		finally {
+			this.guard.unlock();
+		}
+	}
+
+	boolean isUnreleased(HeldLock held) {
+		this.guard.lock();
+		try {
+			return this.unreleased.contains(held);
+		}
+		finally {
+			this.guard.unlock();
+		}
+	}
+
+	/** Its owner closed {@code held} (or it was undone): it can no longer be re-entered. */
+	void holdClosed(HeldLock held) {
+		this.guard.lock();
+		try {
+			this.unreleased.remove(held);
+		}
+		finally {
+			this.guard.unlock();
+		}
 	}
 
 	/** Forgets {@code held} as the local holder (unless another one replaced it) and wakes the head. */
@@ -142,7 +189,20 @@ final class LockEntry {
 	 * wait for its outcome (one round trip).
 	 */
 	boolean cancel(Waiter waiter) {
-		if (!waiter.transition(Waiter.State.WAITING, Waiter.State.CANCELLED)) {
+		return leaveQueue(waiter, Waiter.State.WAITING);
+	}
+
+	/**
+	 * The waiter's own attempt in Redis failed (an exception or error): it leaves the queue at once,
+	 * never {@code WAITING} again, so no releasing holder can pick it while it leaves.
+	 * @return whether it was attempting
+	 */
+	boolean cancelAttempt(Waiter waiter) {
+		return leaveQueue(waiter, Waiter.State.ATTEMPTING);
+	}
+
+	private boolean leaveQueue(Waiter waiter, Waiter.State from) {
+		if (!waiter.transition(from, Waiter.State.CANCELLED)) {
 			return false;
 		}
 		boolean wasHead;

@@ -9,7 +9,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.context.ApplicationEventPublisher;
 
 /**
  * How a lost lock is signalled, written once: counted once, logged in one INFO line (id, name and
@@ -25,19 +24,17 @@ final class LockLosses {
 
 	private final Object eventSource;
 
-	private final AtomicLong count = new AtomicLong();
+	private final LockLostPublisher events;
 
-	private volatile @Nullable ApplicationEventPublisher eventPublisher;
+	private final AtomicLong count = new AtomicLong();
 
 	/**
 	 * @param eventSource the source of the published events: the lock service
+	 * @param events publishes the events off the thread that found the loss
 	 */
-	LockLosses(Object eventSource) {
+	LockLosses(Object eventSource, LockLostPublisher events) {
 		this.eventSource = eventSource;
-	}
-
-	void setEventPublisher(ApplicationEventPublisher eventPublisher) {
-		this.eventPublisher = eventPublisher;
+		this.events = events;
 	}
 
 	/** Locks found lost since startup. */
@@ -54,10 +51,8 @@ final class LockLosses {
 			this.count.incrementAndGet();
 			log(held, reason);
 			held.entry.signalHead();
-			ApplicationEventPublisher publisher = this.eventPublisher;
-			if (publisher != null) {
-				publisher.publishEvent(new LockLostEvent(this.eventSource, held.entry.lockId, held.fencingToken, reason));
-			}
+			// Never on the thread that found the loss (a renewal thread, or the holder's in extend).
+			this.events.publish(new LockLostEvent(this.eventSource, held.entry.lockId, held.fencingToken, reason));
 		}
 	}
 

@@ -1,9 +1,8 @@
 package io.github.distlock.core;
 
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 import io.github.distlock.store.Acquired;
@@ -47,14 +46,54 @@ final class LockReleaser {
 
 	private final LockLosses losses;
 
+	private final DetachedCommands detached;
+
 	private final long leaseNanos;
 
-	LockReleaser(LockStore store, OwnerTokens tokens, LockRenewer renewer, LockLosses losses, long leaseNanos) {
+	private final BooleanSupplier stopped;
+
+	LockReleaser(LockStore store, OwnerTokens tokens, LockRenewer renewer, LockLosses losses, DetachedCommands detached,
+			long leaseNanos, BooleanSupplier stopped) {
 		this.store = store;
 		this.tokens = tokens;
 		this.renewer = renewer;
 		this.losses = losses;
+		this.detached = detached;
 		this.leaseNanos = leaseNanos;
+		this.stopped = stopped;
+	}
+
+	/**
+	 * Starts renewing a lock just acquired or handed over, the entry already naming it as holder,
+	 * unless the service shut down meanwhile: {@link LockEngine#destroy()} may have looked at the
+	 * entry before, so the lock is released here (owner-checked) and not granted.
+	 * @return {@code false} if the lock was undone because the service shut down
+	 */
+	boolean startHolding(HeldLock held) {
+		RuntimeException failure = null;
+		if (held.autoRenewed) {
+			try {
+				this.renewer.start(held);
+			}
+			catch (RuntimeException ex) {
+				// A RejectedExecutionException from a renewer closed by destroy().
+				failure = ex;
+			}
+		}
+		// Read after the holder was set, and destroy() sets closed before it reads the holders:
+		// if this sees the service open, destroy() sees this lock and releases it.
+		if (failure == null && !this.stopped.getAsBoolean()) {
+			return true;
+		}
+		if (held.markLost("released when the LockService shut down")) {
+			releaseQuietly(held.entry.key, held.ownerToken);
+		}
+		held.entry.holdClosed(held);
+		held.entry.holderGone(held);
+		if (failure != null && !this.stopped.getAsBoolean()) {
+			throw failure;
+		}
+		return false;
 	}
 
 	/**
@@ -63,9 +102,12 @@ final class LockReleaser {
 	 */
 	void releaseOutermost(HeldLock held, Duration minHoldTime) {
 		LockEntry entry = held.entry;
-		String lostReason = held.isHeld() ? null : held.lostReason();
-		boolean lossReported = held.state() == HeldLock.State.LOST;
-		held.markReleased();
+		boolean inLease = held.isHeld();
+		// Lost meanwhile (renewal or shutdown): the hold stays lost, and that loss was reported.
+		boolean released = held.markReleased();
+		boolean lossReported = !released;
+		entry.holdClosed(held);
+		String lostReason = (inLease && released) ? null : held.lostReason();
 		if (lostReason != null) {
 			// Remove our key if it is still ours; never anyone else's.
 			releaseQuietly(entry.key, held.ownerToken);
@@ -117,7 +159,15 @@ final class LockReleaser {
 			}
 			return reply instanceof Extended;
 		};
-		boolean owned = despiteInterrupts(expire, expire);
+		boolean owned;
+		// After a renewal in flight, never before: its longer lease would outlast the minimum hold.
+		held.lockLeaseUninterruptibly();
+		try {
+			owned = despiteInterrupts(expire, expire);
+		}
+		finally {
+			held.unlockLease();
+		}
 		entry.holderGone(held);
 		if (!owned) {
 			throw this.losses.lostAtRelease(held, LockLosses.AT_RELEASE);
@@ -158,8 +208,20 @@ final class LockReleaser {
 			HeldLock successor = new HeldLock(entry, newOwner, acquired.fencingToken(), next.thread, lease,
 					next.fixedLeaseNanos == 0, sentAt);
 			entry.handedOver(successor);
-			if (successor.autoRenewed) {
-				this.renewer.start(successor);
+			boolean started;
+			try {
+				started = startHolding(successor);
+			}
+			catch (RuntimeException ex) {
+				entry.holderGone(held);
+				entry.handOverFailed(next);
+				throw ex;
+			}
+			if (!started) {
+				// Undone: the service shut down. The waiter sees that and gives up.
+				entry.holderGone(held);
+				entry.handOverFailed(next);
+				return;
 			}
 			next.grant(successor);
 			if (logger.isDebugEnabled()) {
@@ -202,7 +264,7 @@ final class LockReleaser {
 	 * whatever the first command did, runs on a thread nobody interrupts and is waited for
 	 * uninterruptibly (interrupts can come faster than round trips). The caller's interrupt is kept.
 	 */
-	private static <T> T despiteInterrupts(Supplier<T> command, Supplier<T> repeat) {
+	private <T> T despiteInterrupts(Supplier<T> command, Supplier<T> repeat) {
 		try {
 			T reply = command.get();
 			if (!(reply instanceof Unknown unknown) || !interruptedBy(unknown.cause())) {
@@ -215,10 +277,7 @@ final class LockReleaser {
 			}
 		}
 		try {
-			return CompletableFuture.supplyAsync(repeat).join();
-		}
-		catch (CompletionException failed) {
-			throw (failed.getCause() instanceof RuntimeException cause) ? cause : failed;
+			return this.detached.call(repeat);
 		}
 		finally {
 			Thread.currentThread().interrupt();
@@ -232,7 +291,7 @@ final class LockReleaser {
 
 	/** Clean-up after an ambiguous command, off the caller's thread. */
 	void releaseLater(String key, String owner) {
-		this.renewer.execute(() -> releaseQuietly(key, owner));
+		this.detached.execute(() -> releaseQuietly(key, owner));
 	}
 
 	/** An owner-checked release whose failure only the lease covers. */

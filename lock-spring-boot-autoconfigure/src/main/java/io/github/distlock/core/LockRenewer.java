@@ -18,12 +18,18 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The watchdog: renews every auto-renewed lock of this instance about every third of its lease,
- * on one shared daemon thread. Renewal is owner-checked; when it finds the key gone or taken, or
- * keeps failing until the local deadline passed, the lock is marked lost at once.
+ * on a small pool of daemon threads, so that one slow round trip delays no other lock's renewal.
+ * Renewal is owner-checked; when it finds the key gone or taken, or keeps failing until the local
+ * deadline passed, the lock is marked lost at once. Nothing else runs on these threads: clean-ups
+ * and lock-lost listeners have their own.
  * <p>
  * A renewal call can block for the command timeout (Redis paused, network black-holed), so while
  * one is in flight a second thread, which never does I/O, guards the lease deadline: the loss is
  * signalled when the lease ends, not when the stuck call finally returns.
+ * <p>
+ * A renewal sends its command and applies the lease under the held lock's lease lock, like
+ * {@code extend}; after an {@code extend} the lock is renewed with the extended lease, and the
+ * renewals scheduled for the old one are stale and do nothing.
  */
 final class LockRenewer implements AutoCloseable {
 
@@ -38,13 +44,19 @@ final class LockRenewer implements AutoCloseable {
 	 */
 	private static final long SWEEP_NANOS = TimeUnit.SECONDS.toNanos(1);
 
+	/**
+	 * Renewal threads, so renewals in flight at once. Each waits for one round trip at a time: a few
+	 * keep up with thousands of locks, and a reply that does not come holds up no other lock.
+	 */
+	private static final int RENEWAL_THREADS = 4;
+
 	private final LockStore store;
 
 	private final Outcomes outcomes;
 
-	private final ScheduledThreadPoolExecutor scheduler = daemonScheduler("distlock-renewal");
+	private final ScheduledThreadPoolExecutor scheduler = daemonScheduler("distlock-renewal", RENEWAL_THREADS);
 
-	private final ScheduledThreadPoolExecutor deadlineGuard = daemonScheduler("distlock-lease-guard");
+	private final ScheduledThreadPoolExecutor deadlineGuard = daemonScheduler("distlock-lease-guard", 1);
 
 	/**
 	 * Locks whose first renewal is more than a sweep away; most are released before it is due. A
@@ -61,8 +73,8 @@ final class LockRenewer implements AutoCloseable {
 		this.outcomes = outcomes;
 	}
 
-	private static ScheduledThreadPoolExecutor daemonScheduler(String name) {
-		ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (runnable) -> {
+	private static ScheduledThreadPoolExecutor daemonScheduler(String name, int threads) {
+		ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(threads, (runnable) -> {
 			Thread thread = new Thread(runnable, name);
 			thread.setDaemon(true);
 			return thread;
@@ -75,7 +87,7 @@ final class LockRenewer implements AutoCloseable {
 	void start(HeldLock held) {
 		long interval = interval(held);
 		if (interval <= 2 * SWEEP_NANOS) {
-			schedule(held, interval);
+			schedule(held, interval, 0);
 			return;
 		}
 		// Scheduling every lock at acquisition would wake the renewal thread each time (a new
@@ -92,7 +104,8 @@ final class LockRenewer implements AutoCloseable {
 		long now = System.nanoTime();
 		for (Iterator<HeldLock> it = this.awaitingFirstRenewal.iterator(); it.hasNext();) {
 			HeldLock held = it.next();
-			if (held.state() != HeldLock.State.HELD) {
+			if (held.state() != HeldLock.State.HELD || held.renewalGeneration() != 0) {
+				// Released, or extended (which scheduled its renewal itself).
 				it.remove();
 				continue;
 			}
@@ -100,26 +113,29 @@ final class LockRenewer implements AutoCloseable {
 			if (due <= SWEEP_NANOS) {
 				// The next sweep could be too late.
 				it.remove();
-				schedule(held, Math.max(due, 0));
+				schedule(held, Math.max(due, 0), 0);
 			}
 		}
 	}
 
-	/** Runs a task on the renewal thread, e.g. cleaning up after an ambiguous acquire. */
-	void execute(Runnable task) {
-		if (!this.scheduler.isShutdown()) {
-			this.scheduler.execute(task);
-		}
+	/**
+	 * {@code extend} changed the lease: renew with the new one about every third of it from now on.
+	 * Only under the held lock's lease lock, after the lease was set in Redis.
+	 */
+	void leaseChanged(HeldLock held, long leaseNanos) {
+		int generation = held.leaseChanged(leaseNanos);
+		schedule(held, interval(held), generation);
 	}
 
-	private void schedule(HeldLock held, long delayNanos) {
+	private void schedule(HeldLock held, long delayNanos, int generation) {
 		if (held.state() == HeldLock.State.HELD && !this.scheduler.isShutdown()) {
-			held.renewal(this.scheduler.schedule(() -> renew(held), delayNanos, TimeUnit.NANOSECONDS));
+			held.renewal(this.scheduler.schedule(() -> renew(held, generation), delayNanos, TimeUnit.NANOSECONDS),
+					generation);
 		}
 	}
 
-	private void renew(HeldLock held) {
-		if (held.state() != HeldLock.State.HELD) {
+	private void renew(HeldLock held, int generation) {
+		if (held.state() != HeldLock.State.HELD || held.renewalGeneration() != generation) {
 			return;
 		}
 		if (held.remainingNanos() <= 0) {
@@ -133,31 +149,64 @@ final class LockRenewer implements AutoCloseable {
 				this.outcomes.lost(held, "renewal did not complete before the lease ran out");
 			}
 		}, Math.max(held.remainingNanos(), 0), TimeUnit.NANOSECONDS);
-		long sentAt = System.nanoTime();
+		long next;
 		try {
-			ExtendReply reply = this.store.extend(held.entry.key, held.ownerToken,
-					TimeUnit.NANOSECONDS.toMillis(held.leaseNanos));
-			if (reply instanceof Extended) {
-				held.leaseResetAt(sentAt, held.leaseNanos);
-				held.renewalFailing = false;
-				schedule(held, interval(held));
+			if (!held.lockLease()) {
+				this.outcomes.lost(held, "the lease ran out while another change of it was in flight");
+				return;
 			}
-			else if (reply instanceof Unknown unknown) {
-				failed(held, unknown.cause());
+			try {
+				next = renewLeased(held, generation);
 			}
-			else {
-				this.outcomes.lost(held, "renewal found the lock key expired or owned by another instance");
+			finally {
+				held.unlockLease();
 			}
-		}
-		catch (RuntimeException ex) {
-			failed(held, ex);
 		}
 		finally {
 			guard.cancel(false);
 		}
+		// Scheduled once the lease lock is free: the next renewal never waits for this one. If an
+		// extend changed the lease meanwhile, the generation is stale and nothing is scheduled.
+		if (next >= 0) {
+			schedule(held, next, generation);
+		}
 	}
 
-	private void failed(HeldLock held, RuntimeException ex) {
+	/**
+	 * One renewal round trip, under the lease lock.
+	 * @return the delay until the next renewal or retry, or -1 for none
+	 */
+	private long renewLeased(HeldLock held, int generation) {
+		if (held.state() != HeldLock.State.HELD || held.renewalGeneration() != generation) {
+			// Released, or extended while this renewal waited: the extend scheduled the next one.
+			return -1;
+		}
+		long lease = held.leaseNanos();
+		long sentAt = System.nanoTime();
+		ExtendReply reply;
+		try {
+			reply = this.store.extend(held.entry.key, held.ownerToken, TimeUnit.NANOSECONDS.toMillis(lease));
+		}
+		catch (RuntimeException ex) {
+			return failed(held, ex);
+		}
+		if (reply instanceof Extended) {
+			held.leaseResetAt(sentAt, lease);
+			held.renewalFailing = false;
+			return interval(held);
+		}
+		if (reply instanceof Unknown unknown) {
+			return failed(held, unknown.cause());
+		}
+		this.outcomes.lost(held, "renewal found the lock key expired or owned by another instance");
+		return -1;
+	}
+
+	/**
+	 * A renewal failed or its outcome is unknown: retried until the lease runs out.
+	 * @return the delay of the retry, or -1 when the lock is lost
+	 */
+	private long failed(HeldLock held, RuntimeException ex) {
 		held.renewalFailing = true;
 		this.outcomes.renewalFailed(held, ex);
 		if (logger.isDebugEnabled()) {
@@ -165,16 +214,15 @@ final class LockRenewer implements AutoCloseable {
 		}
 		if (held.remainingNanos() <= 0) {
 			this.outcomes.lost(held, "renewal failed until the lease ran out: " + ex);
+			return -1;
 		}
-		else {
-			// Retry, but no later than the deadline, so that the loss is signalled when the lease
-			// ends and not up to one retry delay after it.
-			schedule(held, Math.min(Math.min(RETRY_NANOS, interval(held)), Math.max(held.remainingNanos(), 0)));
-		}
+		// Retry, but no later than the deadline, so that the loss is signalled when the lease
+		// ends and not up to one retry delay after it.
+		return Math.min(Math.min(RETRY_NANOS, interval(held)), Math.max(held.remainingNanos(), 0));
 	}
 
 	/**
-	 * Renewals (also those the sweep has yet to schedule), lease guards and clean-ups not yet run;
+	 * Renewals (also those the sweep has yet to schedule) and lease guards not yet run;
 	 * 0 when no lock is held. The sweep itself is not counted: it runs while the service does.
 	 */
 	int pendingTasks() {
@@ -185,7 +233,7 @@ final class LockRenewer implements AutoCloseable {
 	}
 
 	private static long interval(HeldLock held) {
-		return Math.max(held.leaseNanos / 3, 1);
+		return Math.max(held.leaseNanos() / 3, 1);
 	}
 
 	@Override

@@ -24,7 +24,7 @@ final class Waiter {
 		GRANTED,
 		/** Acquired the lock in Redis itself and left the queue. */
 		ACQUIRED,
-		/** Gave up (deadline or interrupt). */
+		/** Gave up (deadline, interrupt, shutdown, or its own attempt failed); out of the queue. */
 		CANCELLED
 
 	}

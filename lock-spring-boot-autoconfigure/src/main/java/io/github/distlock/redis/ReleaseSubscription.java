@@ -2,6 +2,7 @@ package io.github.distlock.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
@@ -39,7 +40,7 @@ final class ReleaseSubscription implements MessageListener, AutoCloseable {
 
 	private final ReentrantLock opening = new ReentrantLock();
 
-	private volatile @Nullable RedisConnection connection;
+	private final AtomicReference<@Nullable RedisConnection> connection = new AtomicReference<>();
 
 	private volatile long nextAttemptNanos = System.nanoTime();
 
@@ -58,7 +59,7 @@ final class ReleaseSubscription implements MessageListener, AutoCloseable {
 	 * @return whether releases will be announced to this instance
 	 */
 	boolean ensureActive(long deadlineNanos) {
-		if (this.connection != null) {
+		if (this.connection.get() != null) {
 			return true;
 		}
 		if (!this.supported || this.closed || System.nanoTime() - this.nextAttemptNanos < 0) {
@@ -74,10 +75,10 @@ final class ReleaseSubscription implements MessageListener, AutoCloseable {
 			return false;
 		}
 		try {
-			if (this.connection == null && !this.closed && System.nanoTime() - this.nextAttemptNanos >= 0) {
+			if (this.connection.get() == null && !this.closed && System.nanoTime() - this.nextAttemptNanos >= 0) {
 				open();
 			}
-			return this.connection != null;
+			return this.connection.get() != null;
 		}
 		finally {
 			this.opening.unlock();
@@ -90,7 +91,15 @@ final class ReleaseSubscription implements MessageListener, AutoCloseable {
 			opened = this.connectionFactory.getConnection();
 			// Lettuce returns once Redis confirmed the subscription.
 			opened.subscribe(this, this.channel);
-			this.connection = opened;
+			this.connection.set(opened);
+			// close() may have run while subscribing, and seen no connection yet: then it is closed
+			// here. Whichever of the two takes the connection out closes it, once.
+			if (this.closed) {
+				RedisConnection current = this.connection.getAndSet(null);
+				if (current != null) {
+					closeQuietly(current);
+				}
+			}
 		}
 		catch (RuntimeException ex) {
 			if (Thread.currentThread().isInterrupted()) {
@@ -115,8 +124,7 @@ final class ReleaseSubscription implements MessageListener, AutoCloseable {
 	@Override
 	public void close() {
 		this.closed = true;
-		RedisConnection current = this.connection;
-		this.connection = null;
+		RedisConnection current = this.connection.getAndSet(null);
 		if (current != null) {
 			closeQuietly(current);
 		}

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
+import io.github.distlock.sample.BeyondTheJdk;
 import io.github.distlock.sample.demo.DemoCluster;
 import io.github.distlock.sample.demo.RedisAddress;
 import io.github.distlock.testsupport.RedisServer;
@@ -32,7 +33,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The article's experiment against two instances, each its own JVM running the packaged jar, sharing one H2
  * database and this test's own {@code redis-server}: without a lock the race loses updates, with the lock and
- * with fencing it sells exactly the stock. Then the dashboard, driven in headless Chromium.
+ * with fencing it sells exactly the stock. Then the dashboard, driven in headless Chromium: that test is skipped,
+ * naming the Debian packages to install, where Chromium or ChromeDriver is missing, except in CI ({@code CI=true})
+ * where it fails (see {@link BeyondTheJdk}).
  */
 class TwoInstanceRaceIT {
 
@@ -49,6 +52,12 @@ class TwoInstanceRaceIT {
 	private static final List<String> TIMING_CELLS = List.of("wait-mean", "wait-max", "hold-mean", "hold-max");
 
 	private static final Path OUTPUT = Path.of(System.getProperty("sample.output", "target"));
+
+	/** The browser the dashboard test drives: Debian's {@code chromium} package unless told otherwise. */
+	private static final Path CHROMIUM = Path.of(System.getProperty("sample.chromium", "/usr/bin/chromium"));
+
+	/** The ChromeDriver it drives it through: Debian's {@code chromium-driver} package unless told otherwise. */
+	private static final Path CHROMEDRIVER = Path.of(System.getProperty("sample.chromedriver", "/usr/bin/chromedriver"));
 
 	private static RedisServer redis;
 
@@ -107,14 +116,19 @@ class TwoInstanceRaceIT {
 
 	@Test
 	void dashboardRunsTheLockedRaceAndShowsTheResult() throws Exception {
+		String missing = missingBrowser();
+		BeyondTheJdk.require(missing.isEmpty(),
+				"the dashboard test drives headless Chromium through ChromeDriver, but " + missing
+						+ " (-Dsample.chromium and -Dsample.chromedriver point at others)",
+				"install the Debian packages chromium and chromium-driver");
 		assertThat(cluster.allAlive()).isTrue();
 		Path profile = Files.createTempDirectory("distlock-chromium-");
-		ChromeOptions options = new ChromeOptions().setBinary("/usr/bin/chromium")
+		ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toString())
 			.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 					"--disable-background-networking", "--disable-component-update", "--disable-sync",
 					"--disable-dev-shm-usage", "--window-size=1280,1000", "--user-data-dir=" + profile);
 		ChromeDriverService service = new ChromeDriverService.Builder()
-			.usingDriverExecutable(Path.of("/usr/bin/chromedriver").toFile())
+			.usingDriverExecutable(CHROMEDRIVER.toFile())
 			.usingAnyFreePort()
 			.build();
 		WebDriver browser = new ChromeDriver(service, options);
@@ -153,6 +167,17 @@ class TwoInstanceRaceIT {
 		finally {
 			browser.quit();
 		}
+	}
+
+	/** Which of Chromium and ChromeDriver cannot be run, empty when both can. */
+	private static String missingBrowser() {
+		List<String> missing = new ArrayList<>();
+		for (Path executable : List.of(CHROMIUM, CHROMEDRIVER)) {
+			if (!Files.isExecutable(executable)) {
+				missing.add(executable + " is " + (Files.exists(executable) ? "not executable" : "missing"));
+			}
+		}
+		return String.join(" and ", missing);
 	}
 
 	private RaceResult race(RaceMode mode) {

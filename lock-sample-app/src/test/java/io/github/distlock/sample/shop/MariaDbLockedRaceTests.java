@@ -12,10 +12,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import io.github.distlock.sample.BeyondTheJdk;
 import io.github.distlock.sample.TestRedis;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -24,22 +28,25 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 /**
  * The {@code mysql} profile against the local MariaDB (or MySQL) on localhost:3306, database {@code test}, as in
  * the article: 200 concurrent locked buyers, 100 apples. Tables are created by the profile's schema script and
  * emptied by the reset, so reruns start clean.
  *
- * <p>Skipped when no database answers there, except in CI ({@code CI=true}), where {@code .ci/run} starts one
- * and a missing database fails the build.
+ * <p>Skipped, naming what to install, when no database answers there, except in CI ({@code CI=true}), where
+ * {@code .ci/run} starts one and a missing database fails the build (see {@link DatabaseAnswers}).
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE,
 		properties = "sample.race-window=2ms")
 @ActiveProfiles("mysql")
+@ExtendWith(MariaDbLockedRaceTests.DatabaseAnswers.class)
 class MariaDbLockedRaceTests {
 
 	private static final String URL = "jdbc:mariadb://localhost:3306/test";
+
+	private static final String INSTALL = "install and start MariaDB (Debian package mariadb-server) with root allowed"
+			+ " in over TCP without a password and a database named test";
 
 	private static final int BUYERS = 200;
 
@@ -56,20 +63,6 @@ class MariaDbLockedRaceTests {
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
 		TestRedis.register(registry);
-	}
-
-	@BeforeAll
-	static void requireDatabase() {
-		boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
-		try (Connection connection = DriverManager.getConnection(URL, "root", "")) {
-			assertThat(connection.isValid(5)).isTrue();
-		}
-		catch (SQLException ex) {
-			if (ci) {
-				throw new AssertionError("CI must provide MariaDB at " + URL + " (root, no password): " + ex, ex);
-			}
-			assumeThat(false).as("No MariaDB/MySQL at " + URL + " (root, no password): " + ex.getMessage()).isTrue();
-		}
 	}
 
 	@AfterAll
@@ -113,6 +106,28 @@ class MariaDbLockedRaceTests {
 		finally {
 			pool.shutdownNow();
 		}
+	}
+
+	/**
+	 * Runs the class only when the database answers, before its Spring context (which needs it) is started: skipped
+	 * naming what to install otherwise, failed in CI.
+	 */
+	static final class DatabaseAnswers implements ExecutionCondition {
+
+		@Override
+		public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+			try (Connection connection = DriverManager.getConnection(URL, "root", "")) {
+				if (connection.isValid(5)) {
+					return ConditionEvaluationResult.enabled("MariaDB answers at " + URL);
+				}
+				return BeyondTheJdk.disabled("the connection to " + URL + " is not valid", INSTALL, null);
+			}
+			catch (SQLException ex) {
+				return BeyondTheJdk.disabled(
+						"no MariaDB/MySQL answers at " + URL + " (root, no password): " + ex.getMessage(), INSTALL, ex);
+			}
+		}
+
 	}
 
 }

@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class RedisBinaryTest {
+class RedisBinaryTests {
 
     @AfterEach
     void clearProperties() {

@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-class ClientJvmTest {
+class ClientJvmTests {
 
     /** Echoes every input line with a counter, and exits on "exit". */
     public static final class Echo {

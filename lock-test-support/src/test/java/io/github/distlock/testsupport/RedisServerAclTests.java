@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class RedisServerAclTest {
+class RedisServerAclTests {
 
     @Test
     void aclUserHasExactlyItsRulesAndTheDefaultUserKeepsEverything() {

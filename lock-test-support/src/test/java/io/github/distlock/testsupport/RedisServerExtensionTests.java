@@ -24,7 +24,7 @@ import org.junit.platform.launcher.listeners.TestExecutionSummary;
  * Runs small test classes (static nested, so neither Surefire nor JUnit picks them up on their own) through the
  * JUnit launcher and checks what the extension did to their servers.
  */
-class RedisServerExtensionTest {
+class RedisServerExtensionTests {
 
     /** The servers the nested classes saw, one entry per test or set-up method that ran. */
     static final List<RedisServer> seen = new ArrayList<>();

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class OverlapCheckerTest {
+class OverlapCheckerTests {
 
     @Test
     void findsHoldsOfOneIdThatIntersect() {

@@ -13,7 +13,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-class TcpProxyTest {
+class TcpProxyTests {
 
     @Test
     void forwardsAndHoldsBytesWithoutLosingThem() throws Exception {

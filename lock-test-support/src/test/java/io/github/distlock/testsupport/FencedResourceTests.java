@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 import org.junit.jupiter.api.Test;
 
-class FencedResourceTest {
+class FencedResourceTests {
 
     @Test
     void acceptsOnlyTokensNewerThanTheLastAccepted() {

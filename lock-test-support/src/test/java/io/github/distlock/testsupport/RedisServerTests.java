@@ -18,7 +18,7 @@ import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
-class RedisServerTest {
+class RedisServerTests {
 
     @Test
     void startsOnAFreeLoopbackPortAndAnswersPing() {

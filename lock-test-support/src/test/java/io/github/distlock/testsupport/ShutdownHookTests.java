@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** A test JVM that dies without closing its servers must not leave redis-server processes behind. */
-class ShutdownHookTest {
+class ShutdownHookTests {
 
     @Test
     void serversLeftOpenAreKilledWhenTheJvmExits() throws IOException, InterruptedException {
@@ -26,7 +26,7 @@ class ShutdownHookTest {
 
         long leakedPid = Long.parseLong(output.lines().filter(line -> line.startsWith("pid="))
                 .findFirst().orElseThrow(() -> new AssertionError(output)).substring(4));
-        RedisServerTest.awaitUntil(Duration.ofSeconds(5),
+        RedisServerTests.awaitUntil(Duration.ofSeconds(5),
                 () -> !ProcessHandle.of(leakedPid).map(ProcessHandle::isAlive).orElse(false),
                 () -> "redis-server pid " + leakedPid + " outlived its JVM");
         assertThat(ProcessHandle.of(leakedPid).map(ProcessHandle::isAlive)).isNotEqualTo(Optional.of(true));

@@ -1,0 +1,148 @@
+package io.github.distlock.redis;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.github.distlock.LockHandle;
+import io.github.distlock.testsupport.RedisServerExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@code extend} and the watchdog change the lease of one lock; the local deadline must never end
+ * later than the key's expiry in Redis, whichever finishes first, and an extended auto-renewed
+ * lock stays renewed with its new lease.
+ */
+class ExtendDuringRenewalTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
+
+	@AutoClose
+	private final RedisLockClients clients = new RedisLockClients(redis.server());
+
+	private final ExecutorService extender = Executors.newSingleThreadExecutor();
+
+	private ScriptCallsTemplate template;
+
+	@AfterEach
+	void stopExtender() throws InterruptedException {
+		this.extender.shutdownNow();
+		this.extender.awaitTermination(10, TimeUnit.SECONDS);
+	}
+
+	private RedisLockService newService(Duration lease) {
+		this.template = new ScriptCallsTemplate(this.clients.newConnectionFactory());
+		RedisLockService service = new RedisLockService(this.template,
+				RedisLockSettings.defaults().withLeaseTime(lease));
+		service.isLocked("warm-up");
+		return service;
+	}
+
+	@Test
+	void anExtendRacingARenewalNeverLeavesTheLocalDeadlineLaterThanRedisExpiry() throws Exception {
+		RedisLockService service = newService(Duration.ofSeconds(3));
+		try {
+			LockHandle handle = service.lock("raced", Duration.ZERO);
+			String key = "distlock:{raced}";
+			// The renewal's PEXPIRE 3s has run in Redis; its thread is held before it applies the lease.
+			ScriptCallsTemplate.Hold renewal = this.template.holdNextRenewal(key);
+			renewal.awaitReturned();
+			AtomicReference<Thread> extendThread = new AtomicReference<>();
+			CompletableFuture<Boolean> extended = CompletableFuture.supplyAsync(() -> {
+				extendThread.set(Thread.currentThread());
+				return handle.extend(Duration.ofMillis(500));
+			}, this.extender);
+			// Either the extend is done (it did not wait for the renewal), or it waits for it locally.
+			await().atMost(Duration.ofSeconds(10))
+				.pollInterval(Duration.ofMillis(5))
+				.until(() -> extended.isDone() || waitsForALock(extendThread.get()));
+			renewal.letGo();
+			assertThat(extended.get(10, TimeUnit.SECONDS)).isTrue();
+			// Watch past the 500 ms the key had after the extend, over several renewals.
+			int before = this.template.renewals(key, 500);
+			await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10)).until(() -> {
+				assertLocalDeadlineNotAfterRedisExpiry(service, handle, key);
+				return this.template.renewals(key, 500) >= before + 8;
+			});
+			System.out.println("Renewals with the extended lease of 500 ms: " + this.template.renewals(key, 500));
+			handle.close();
+		}
+		finally {
+			service.destroy();
+		}
+	}
+
+	@Test
+	void anAutoRenewedLockExtendedToAShortLeaseIsRenewedWithIt() {
+		RedisLockService service = newService(Duration.ofSeconds(3));
+		try {
+			LockHandle handle = service.lock("short", Duration.ZERO);
+			String key = "distlock:{short}";
+			assertThat(handle.extend(Duration.ofMillis(300))).isTrue();
+			assertThat(Long.parseLong(redis.command("PTTL", key))).isLessThanOrEqualTo(300);
+			// Ten renewals of 300 ms every 100 ms: a whole second, more than three leases.
+			await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10)).until(() -> {
+				assertThat(handle.isHeld()).isTrue();
+				assertLocalDeadlineNotAfterRedisExpiry(service, handle, key);
+				return this.template.renewals(key, 300) >= 10;
+			});
+			System.out.println("Renewals with the extended lease of 300 ms: " + this.template.renewals(key, 300));
+			assertThat(service.tryLock("short", Duration.ZERO, null)).isPresent().get().satisfies((nested) -> {
+				assertThat(nested.fencingToken()).isEqualTo(handle.fencingToken());
+				nested.close();
+			});
+			handle.close();
+			assertThat(service.isLocked("short")).isFalse();
+		}
+		finally {
+			service.destroy();
+		}
+	}
+
+	/**
+	 * The local remaining lease, read before Redis's, may exceed it only by the time between the
+	 * reads; and a handle that says held after Redis was read proves the key was ours when read.
+	 */
+	private void assertLocalDeadlineNotAfterRedisExpiry(RedisLockService service, LockHandle handle, String key) {
+		long localNanos = service.heldLocks()
+			.stream()
+			.filter((info) -> info.fencingToken() == handle.fencingToken())
+			.mapToLong((info) -> info.leaseRemaining().toNanos())
+			.findFirst()
+			.orElse(-1);
+		long localReadAt = System.nanoTime();
+		long pttl = Long.parseLong(redis.command("PTTL", key));
+		String value = redis.command("GET", key);
+		long between = System.nanoTime() - localReadAt;
+		boolean held = handle.isHeld();
+		if (localNanos >= 0) {
+			assertThat(localNanos)
+				.as("local remaining lease vs PTTL %d ms", pttl)
+				.isLessThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(pttl + 2) + between);
+		}
+		if (held) {
+			assertThat(value).as("value of the key of a lock that isHeld()").startsWith(this.template.owners.get(key));
+		}
+	}
+
+	private static boolean waitsForALock(Thread thread) {
+		if (thread == null) {
+			return false;
+		}
+		Thread.State state = thread.getState();
+		Object blocker = java.util.concurrent.locks.LockSupport.getBlocker(thread);
+		return (state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING)
+				&& blocker instanceof java.util.concurrent.locks.AbstractQueuedSynchronizer;
+	}
+
+}

@@ -1,0 +1,55 @@
+package io.github.distlock.redis;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/**
+ * A {@link StringRedisTemplate} on which a test intercepts one lock script of one chosen thread:
+ * to fail it, or to hold that thread before or after Redis ran it, so that an interleaving is
+ * forced rather than hoped for. Every other call goes to Redis unchanged.
+ */
+final class ScriptInterceptingTemplate extends StringRedisTemplate {
+
+	private final Map<Thread, Interception> interceptions = new ConcurrentHashMap<>();
+
+	ScriptInterceptingTemplate(RedisConnectionFactory connectionFactory) {
+		super(connectionFactory);
+	}
+
+	/** From now on, {@code script} run by {@code thread} goes through {@code around}. */
+	void intercept(Thread thread, RedisScript<?> script, Around around) {
+		this.interceptions.put(thread, new Interception(script, around));
+	}
+
+	void stopIntercepting(Thread thread) {
+		this.interceptions.remove(thread);
+	}
+
+	@Override
+	@SuppressWarnings("unchecked")
+	public <T> T execute(RedisScript<T> script, List<String> keys, Object... args) {
+		Interception interception = this.interceptions.get(Thread.currentThread());
+		if (interception != null && interception.script == script) {
+			return (T) interception.around.run(() -> super.execute(script, keys, args));
+		}
+		return super.execute(script, keys, args);
+	}
+
+	/** What runs instead of the script; {@code proceed} runs it in Redis. */
+	@FunctionalInterface
+	interface Around {
+
+		Object run(Supplier<?> proceed);
+
+	}
+
+	private record Interception(RedisScript<?> script, Around around) {
+	}
+
+}
