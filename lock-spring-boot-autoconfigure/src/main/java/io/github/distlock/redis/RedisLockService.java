@@ -350,10 +350,15 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 			throw ex;
 		}
 		finally {
-			this.observer.released(held, failure);
-			leave(held.entry);
-			if (interrupted) {
-				Thread.currentThread().interrupt();
+			try {
+				// Never throws today; the entry and the interrupt must survive it if it ever does.
+				this.observer.released(held, failure);
+			}
+			finally {
+				leave(held.entry);
+				if (interrupted) {
+					Thread.currentThread().interrupt();
+				}
 			}
 		}
 	}
