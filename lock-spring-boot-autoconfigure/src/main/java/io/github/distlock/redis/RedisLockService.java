@@ -376,7 +376,7 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 		}
 		long keepNanos = minHoldTime.toNanos() - (System.nanoTime() - held.acquiredAtNanos);
 		if (keepNanos > 0) {
-			long keepMillis = toMillis(keepNanos);
+			long keepMillis = keepMillis(keepNanos);
 			Supplier<Boolean> expire = () -> this.commands.expire(entry.key, held.ownerToken, keepMillis);
 			boolean owned = despiteInterrupts(expire, expire);
 			entry.holderGone(held);
@@ -744,6 +744,14 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 
 	private static long toMillis(long nanos) {
 		return Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos));
+	}
+
+	/**
+	 * The rest of a minimum hold time in whole milliseconds, rounded up: the lock is never freed
+	 * earlier than asked.
+	 */
+	static long keepMillis(long keepNanos) {
+		return -Math.floorDiv(-keepNanos, 1_000_000L);
 	}
 
 	/**
