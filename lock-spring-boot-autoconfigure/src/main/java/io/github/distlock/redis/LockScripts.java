@@ -17,8 +17,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * the server clock has moved on by more than the number of acquisitions in between (unless it
  * stepped back by more than the retention).
  * <p>
- * Release receipt value: the owner token of the last release that freed the lock, for
- * {@link RedisLockCommands#MIN_RECEIPT_MILLIS a short while}. Lettuce re-sends a command that was
+ * Release receipt value: the owner token of the last release that freed the lock, kept for the
+ * fencing retention after that release. Lettuce re-sends a command that was
  * written but not answered when it reconnects; a replayed release or hand-over then finds the lock
  * freed (or already someone else's) and, without the receipt, could not tell that from a lost
  * lock. One receipt per lock key: a later release overwrites it, so a replay is recognised unless
@@ -73,9 +73,10 @@ final class LockScripts {
 	}
 
 	/**
-	 * KEYS: lock, receipt. ARGV: owner, release channel, receipt ttl ms. Deletes the lock if owned,
-	 * leaving a receipt; publishes the key when it was contended. Returns 1 if released (also when a
-	 * replay finds our receipt: the first run released it), 0 if not owned (expired or taken).
+	 * KEYS: lock, receipt. ARGV: owner, release channel, receipt ttl ms (the fence retention).
+	 * Deletes the lock if owned, leaving a receipt; publishes the key when it was contended. Returns
+	 * 1 if released (also when a replay finds our receipt: the first run released it), 0 if not
+	 * owned (expired or taken).
 	 */
 	static final RedisScript<Long> RELEASE = RedisScript.of("""
 			local current = redis.call('get', KEYS[1])
@@ -90,12 +91,12 @@ final class LockScripts {
 	/**
 	 * KEYS: lock, fence, receipt. ARGV: owner, new owner, fence retention ms, lease ms of the new
 	 * owner, whether the lock may stay local although contended from outside ("1"/"0"), release
-	 * channel, receipt ttl ms. Hands the lock to a waiter of this instance without freeing it in
-	 * between. Returns the new fencing token (&gt; 0) when handed over; -1 when it was released
-	 * instead (flagged and not allowed to stay, so outside waiters get their turn), leaving a
-	 * receipt as {@link #RELEASE} does; 0 if not owned. A replay answers as the first run did: a
-	 * hand-over that was applied is recognised by the new owner's token in place (and answers with a
-	 * newer fencing token), a release instead by our receipt.
+	 * channel, receipt ttl ms (the fence retention). Hands the lock to a waiter of this instance
+	 * without freeing it in between. Returns the new fencing token (&gt; 0) when handed over; -1 when
+	 * it was released instead (flagged and not allowed to stay, so outside waiters get their turn),
+	 * leaving a receipt as {@link #RELEASE} does; 0 if not owned. A replay answers as the first run
+	 * did: a hand-over that was applied is recognised by the new owner's token in place (and answers
+	 * with a newer fencing token), a release instead by our receipt.
 	 */
 	static final RedisScript<Long> HAND_OVER = RedisScript.of("""
 			local current = redis.call('get', KEYS[1])

@@ -11,29 +11,23 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  */
 final class RedisLockCommands {
 
-	/**
-	 * Shortest life of a release receipt: Lettuce's default command timeout. A replay matters only
-	 * while the client still waits for the reply, at most the command timeout after sending.
-	 */
-	static final long MIN_RECEIPT_MILLIS = 60_000;
-
 	private final StringRedisTemplate redis;
 
 	private final String releaseChannel;
 
+	/** Life of a fence key after the last acquisition, and of a release receipt after the release. */
 	private final String fencingRetentionMillis;
 
-	private final String receiptMillis;
-
 	/**
-	 * @param fencingRetentionMillis how long a fence key lives after the last acquisition; a release
-	 * receipt lives as long, but at least {@link #MIN_RECEIPT_MILLIS}
+	 * @param fencingRetentionMillis how long a fence key lives after the last acquisition, and a
+	 * release receipt after its release: a replay matters only while the client still waits for its
+	 * reply, at most the command timeout, which the retention (default 1 min, Lettuce's default
+	 * command timeout) should cover
 	 */
 	RedisLockCommands(StringRedisTemplate redis, String releaseChannel, long fencingRetentionMillis) {
 		this.redis = redis;
 		this.releaseChannel = releaseChannel;
 		this.fencingRetentionMillis = Long.toString(fencingRetentionMillis);
-		this.receiptMillis = Long.toString(Math.max(fencingRetentionMillis, MIN_RECEIPT_MILLIS));
 	}
 
 	/**
@@ -50,7 +44,7 @@ final class RedisLockCommands {
 	 */
 	boolean release(String key, String owner) {
 		return run(this.redis.execute(LockScripts.RELEASE, List.of(key, LockKeys.receiptKey(key)), owner,
-				this.releaseChannel, this.receiptMillis)) == 1;
+				this.releaseChannel, this.fencingRetentionMillis)) == 1;
 	}
 
 	/**
@@ -60,7 +54,7 @@ final class RedisLockCommands {
 		return run(this.redis.execute(LockScripts.HAND_OVER,
 				List.of(key, LockKeys.fenceKey(key), LockKeys.receiptKey(key)), owner, newOwner,
 				this.fencingRetentionMillis, Long.toString(newLeaseMillis), mayStayLocal ? "1" : "0",
-				this.releaseChannel, this.receiptMillis));
+				this.releaseChannel, this.fencingRetentionMillis));
 	}
 
 	boolean expire(String key, String owner, long leaseMillis) {
