@@ -453,10 +453,15 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 			throw ex;
 		}
 		finally {
-			this.observer.released(held, failure);
-			leave(held.entry);
-			if (interrupted) {
-				Thread.currentThread().interrupt();
+			try {
+				// Never throws today; the entry and the interrupt must survive it if it ever does.
+				this.observer.released(held, failure);
+			}
+			finally {
+				leave(held.entry);
+				if (interrupted) {
+					Thread.currentThread().interrupt();
+				}
 			}
 		}
 	}
@@ -477,7 +482,7 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 		}
 		long keepNanos = minHoldTime.toNanos() - (System.nanoTime() - held.acquiredAtNanos);
 		if (keepNanos > 0) {
-			long keepMillis = toMillis(keepNanos);
+			long keepMillis = keepMillis(keepNanos);
 			Supplier<Boolean> expire = () -> this.commands.expire(entry.key, held.ownerToken, keepMillis);
 			boolean owned;
 			// After a renewal in flight, never before: its longer lease would outlast the minimum hold.
@@ -860,6 +865,14 @@ public class RedisLockService implements NamedLockService, ApplicationEventPubli
 
 	private static long toMillis(long nanos) {
 		return Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos));
+	}
+
+	/**
+	 * The rest of a minimum hold time in whole milliseconds, rounded up: the lock is never freed
+	 * earlier than asked.
+	 */
+	static long keepMillis(long keepNanos) {
+		return -Math.floorDiv(-keepNanos, 1_000_000L);
 	}
 
 	/**
