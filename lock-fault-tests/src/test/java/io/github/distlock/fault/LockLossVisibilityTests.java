@@ -125,7 +125,7 @@ class LockLossVisibilityTests {
 		handles.add(service.tryLock("shutdown-fixed", Duration.ZERO, Duration.ofMinutes(1)).orElseThrow());
 
 		service.destroy();
-		assertThat(redis.keys("distlock:*")).allMatch((key) -> key.endsWith(":fence"));
+		assertThat(redis.keys("distlock:*")).allMatch((key) -> key.endsWith(":fence") || key.endsWith(":released"));
 		assertThat(handles).noneMatch(LockHandle::isHeld);
 		redis.command("CONFIG", "RESETSTAT");
 		await().during(lease).atMost(lease.multipliedBy(3)).until(() -> scriptCalls() == 0);

@@ -118,7 +118,7 @@ class NetworkFaultTests {
 		assertThat(holderService.heldLocks()).isEmpty();
 		assertThat(LockServiceProbe.trackedLockCount(holderService)).isZero();
 		assertThat(LockServiceProbe.trackedLockCount(otherService)).isZero();
-		assertThat(redis.keys("distlock:*")).allMatch((key) -> key.endsWith(":fence"));
+		assertThat(redis.keys("distlock:*")).allMatch((key) -> key.endsWith(":fence") || key.endsWith(":released"));
 		System.out.printf("scenario 6 (%s): loss signalled %d ms after the fault (lease %d ms)%n", id, signalledAfter,
 				LEASE.toMillis());
 	}

@@ -222,10 +222,15 @@ public class LockEngine implements NamedLockService, LockInspection, Application
 			throw ex;
 		}
 		finally {
-			this.observer.released(held, failure);
-			this.entries.leave(held.entry);
-			if (interrupted) {
-				Thread.currentThread().interrupt();
+			try {
+				// Never throws today; the entry and the interrupt must survive it if it ever does.
+				this.observer.released(held, failure);
+			}
+			finally {
+				this.entries.leave(held.entry);
+				if (interrupted) {
+					Thread.currentThread().interrupt();
+				}
 			}
 		}
 	}

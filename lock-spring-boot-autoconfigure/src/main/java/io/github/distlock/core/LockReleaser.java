@@ -117,7 +117,7 @@ final class LockReleaser {
 		}
 		long keepNanos = minHoldTime.toNanos() - (System.nanoTime() - held.acquiredAtNanos);
 		if (keepNanos > 0) {
-			keepForMinimumHold(held, toMillis(keepNanos));
+			keepForMinimumHold(held, keepMillis(keepNanos));
 			return;
 		}
 		Waiter next = entry.pickForHandOver();
@@ -310,6 +310,14 @@ final class LockReleaser {
 	private static String withCause(RuntimeException failure) {
 		Throwable root = NestedExceptionUtils.getMostSpecificCause(failure);
 		return (root != failure) ? failure + " (" + root.getMessage() + ")" : failure.toString();
+	}
+
+	/**
+	 * The rest of a minimum hold time in whole milliseconds, rounded up: the lock is never freed
+	 * earlier than asked.
+	 */
+	static long keepMillis(long keepNanos) {
+		return -Math.floorDiv(-keepNanos, 1_000_000L);
 	}
 
 	static long toMillis(long nanos) {

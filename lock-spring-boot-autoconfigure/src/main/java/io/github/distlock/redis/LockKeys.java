@@ -8,7 +8,8 @@ import java.util.HexFormat;
 /**
  * Maps raw lock ids to Redis keys.
  * <p>
- * A lock id becomes {@code <prefix>{<encoded id>}}; its fencing key appends {@code :fence}. The
+ * A lock id becomes {@code <prefix>{<encoded id>}}; its fencing key appends {@code :fence}, its
+ * release receipt {@code :released}. The
  * braces are a Redis Cluster hash tag chosen here, so all keys of one lock share a slot and no
  * input can pick the slot: the encoding escapes {@code % { } #}, control characters and unpaired
  * surrogates as {@code %XX} / {@code %uXXXX}, which keeps distinct ids distinct. Ids whose encoding
@@ -42,6 +43,13 @@ final class LockKeys {
 
 	static String fenceKey(String lockKey) {
 		return lockKey + ":fence";
+	}
+
+	/**
+	 * The key of the receipt the last release of {@code lockKey} leaves, in the lock's hash slot.
+	 */
+	static String receiptKey(String lockKey) {
+		return lockKey + ":released";
 	}
 
 	/**

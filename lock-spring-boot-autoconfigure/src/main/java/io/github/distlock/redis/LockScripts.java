@@ -10,10 +10,22 @@ import org.springframework.data.redis.core.script.RedisScript;
  * (the "contended" flag). Only a release of a flagged lock publishes on the release channel, so
  * uncontended locks cost no pub/sub traffic. {@code APPEND} keeps the key's TTL.
  * <p>
- * Fencing key value: the last token handed out for the lock. The next token is
- * {@code max(server time in microseconds, last + 1)}: strictly increasing while the fencing key
- * lives, and still increasing after it expired (it outlives every lease by the retention), because
- * the server clock has moved on by more than the number of acquisitions in between.
+ * Fencing key value: the last token handed out for the lock, kept for the fencing retention after
+ * the last acquisition (not after the last lease: a lock renewed for longer than the retention
+ * outlives its fencing key). The next token is {@code max(server time in microseconds, last + 1)}:
+ * strictly increasing while the fencing key lives, and still increasing after it expired, because
+ * the server clock has moved on by more than the number of acquisitions in between (unless it
+ * stepped back by more than the retention).
+ * <p>
+ * Release receipt value: the owner token of the last release that freed the lock, kept for the
+ * fencing retention after that release. Lettuce re-sends a command that was
+ * written but not answered when it reconnects; a replayed release or hand-over then finds the lock
+ * freed (or already someone else's) and, without the receipt, could not tell that from a lost
+ * lock. One receipt per lock key: a later release overwrites it, so a replay is recognised unless
+ * another owner released the same lock between the first run and the replay.
+ * <p>
+ * The scripts call {@code TIME} and then write, which needs effects replication: Redis 5 or later
+ * (the default from 5 on; Redis 3.2 and 4 would refuse the writes).
  */
 final class LockScripts {
 
@@ -51,31 +63,40 @@ final class LockScripts {
 			return -1 - ttl
 			""", Long.class);
 
+	/** Frees KEYS[1] and leaves the receipt of owner ARGV[1] in KEYS[receipt] for ARGV[ttl] ms. */
+	private static String freeWithReceipt(int receipt, int ttl, int channel) {
+		return """
+				  redis.call('del', KEYS[1])
+				  redis.call('set', KEYS[%d], ARGV[1], 'px', ARGV[%d])
+				  if current ~= ARGV[1] then redis.call('publish', ARGV[%d], KEYS[1]) end
+				""".formatted(receipt, ttl, channel);
+	}
+
 	/**
-	 * KEYS: lock. ARGV: owner, release channel. Deletes the lock if owned; publishes the key when it
-	 * was contended. Returns 1 if released, 0 if not owned (expired or taken).
+	 * KEYS: lock, receipt. ARGV: owner, release channel, receipt ttl ms (the fence retention).
+	 * Deletes the lock if owned, leaving a receipt; publishes the key when it was contended. Returns
+	 * 1 if released (also when a replay finds our receipt: the first run released it), 0 if not
+	 * owned (expired or taken).
 	 */
 	static final RedisScript<Long> RELEASE = RedisScript.of("""
 			local current = redis.call('get', KEYS[1])
-			if current == ARGV[1] then
-			  redis.call('del', KEYS[1])
+			if current == ARGV[1] or current == ARGV[1] .. '+' then
+			""" + freeWithReceipt(2, 3, 2) + """
 			  return 1
 			end
-			if current == ARGV[1] .. '+' then
-			  redis.call('del', KEYS[1])
-			  redis.call('publish', ARGV[2], KEYS[1])
-			  return 1
-			end
+			if redis.call('get', KEYS[2]) == ARGV[1] then return 1 end
 			return 0
 			""", Long.class);
 
 	/**
-	 * KEYS: lock, fence. ARGV: owner, new owner, fence retention ms, lease ms of the new owner,
-	 * whether the lock may stay local although contended from outside ("1"/"0"), release channel.
-	 * Hands the lock to a waiter of this instance without freeing it in between. Returns the new
-	 * fencing token (&gt; 0) when handed over; -1 when it was released instead (flagged and not
-	 * allowed to stay, so outside waiters get their turn); 0 if not owned. A replay of a hand-over
-	 * that was applied (the new owner's token is in place) answers as the hand-over did.
+	 * KEYS: lock, fence, receipt. ARGV: owner, new owner, fence retention ms, lease ms of the new
+	 * owner, whether the lock may stay local although contended from outside ("1"/"0"), release
+	 * channel, receipt ttl ms (the fence retention). Hands the lock to a waiter of this instance
+	 * without freeing it in between. Returns the new fencing token (&gt; 0) when handed over; -1 when
+	 * it was released instead (flagged and not allowed to stay, so outside waiters get their turn),
+	 * leaving a receipt as {@link #RELEASE} does; 0 if not owned. A replay answers as the first run
+	 * did: a hand-over that was applied is recognised by the new owner's token in place (and answers
+	 * with a newer fencing token), a release instead by our receipt.
 	 */
 	static final RedisScript<Long> HAND_OVER = RedisScript.of("""
 			local current = redis.call('get', KEYS[1])
@@ -84,10 +105,12 @@ final class LockScripts {
 			  return token
 			end
 			local contended = current == ARGV[1] .. '+'
-			if current ~= ARGV[1] and not contended then return 0 end
+			if current ~= ARGV[1] and not contended then
+			  if redis.call('get', KEYS[3]) == ARGV[1] then return -1 end
+			  return 0
+			end
 			if contended and ARGV[5] == '0' then
-			  redis.call('del', KEYS[1])
-			  redis.call('publish', ARGV[6], KEYS[1])
+			""" + freeWithReceipt(3, 7, 6) + """
 			  return -1
 			end
 			redis.call('set', KEYS[1], contended and (ARGV[2] .. '+') or ARGV[2], 'px', ARGV[4])

@@ -6,7 +6,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * The Redis round trips of the lock, one method per script, on a {@link StringRedisTemplate}.
- * Knows keys and arguments, nothing about local state.
+ * Knows keys and arguments, nothing about local state. A release costs one round trip and one
+ * script, which also writes the release receipt (one {@code SET} more inside it).
  */
 final class RedisLockCommands {
 
@@ -14,8 +15,15 @@ final class RedisLockCommands {
 
 	private final String releaseChannel;
 
+	/** Life of a fence key after the last acquisition, and of a release receipt after the release. */
 	private final String fencingRetentionMillis;
 
+	/**
+	 * @param fencingRetentionMillis how long a fence key lives after the last acquisition, and a
+	 * release receipt after its release: a replay matters only while the client still waits for its
+	 * reply, at most the command timeout, which the retention (default 1 min, Lettuce's default
+	 * command timeout) should cover
+	 */
 	RedisLockCommands(StringRedisTemplate redis, String releaseChannel, long fencingRetentionMillis) {
 		this.redis = redis;
 		this.releaseChannel = releaseChannel;
@@ -30,17 +38,23 @@ final class RedisLockCommands {
 				Long.toString(leaseMillis), this.fencingRetentionMillis));
 	}
 
+	/**
+	 * @return whether {@code owner} released the lock, by this call or, when it is a replay, by the
+	 * first run
+	 */
 	boolean release(String key, String owner) {
-		return run(this.redis.execute(LockScripts.RELEASE, List.of(key), owner, this.releaseChannel)) == 1;
+		return run(this.redis.execute(LockScripts.RELEASE, List.of(key, LockKeys.receiptKey(key)), owner,
+				this.releaseChannel, this.fencingRetentionMillis)) == 1;
 	}
 
 	/**
 	 * @return the new holder's fencing token (&gt; 0), -1 if released instead, 0 if not owned
 	 */
 	long handOver(String key, String owner, String newOwner, long newLeaseMillis, boolean mayStayLocal) {
-		return run(this.redis.execute(LockScripts.HAND_OVER, List.of(key, LockKeys.fenceKey(key)), owner, newOwner,
+		return run(this.redis.execute(LockScripts.HAND_OVER,
+				List.of(key, LockKeys.fenceKey(key), LockKeys.receiptKey(key)), owner, newOwner,
 				this.fencingRetentionMillis, Long.toString(newLeaseMillis), mayStayLocal ? "1" : "0",
-				this.releaseChannel));
+				this.releaseChannel, this.fencingRetentionMillis));
 	}
 
 	boolean expire(String key, String owner, long leaseMillis) {

@@ -89,8 +89,8 @@ class DistributedLockHealthIndicatorTests {
 	@Test
 	void downWhileARenewalIsFailingThoughRedisIsReachable() {
 		LockHandle handle = this.service.lock("job", Duration.ZERO);
-		// The lock key is taken away from this user; the probe's key stays allowed.
-		this.redis.command("ACL", "SETUSER", "locker", "resetkeys", "~distlock:{distlock.script-probe}");
+		// The lock key is taken away from this user; the probe's keys (lock and receipt) stay allowed.
+		this.redis.command("ACL", "SETUSER", "locker", "resetkeys", "~distlock:{distlock.script-probe}*");
 		// Renewal every 5 s fails from now on; the lease lasts 10 s longer than that.
 		await().atMost(Duration.ofSeconds(20)).until(this.service::isRenewalFailing);
 		Health result = this.health.health();

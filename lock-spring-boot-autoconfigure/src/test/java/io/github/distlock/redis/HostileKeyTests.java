@@ -80,13 +80,14 @@ class HostileKeyTests {
 				assertThat(tag).isEqualTo(LockKeys.encode(id));
 				long slot = slot(key);
 				assertThat(slot(LockKeys.fenceKey(key))).isEqualTo(slot);
+				assertThat(slot(LockKeys.receiptKey(key))).isEqualTo(slot);
 				assertThat(slot("{" + tag + "}")).isEqualTo(slot);
 			}
 		}
 		finally {
 			held.forEach(LockHandle::close);
 		}
-		assertThat(redis.keys("distlock:*")).allMatch((key) -> key.endsWith(":fence"));
+		assertThat(redis.keys("distlock:*")).allMatch((key) -> key.endsWith(":fence") || key.endsWith(":released"));
 	}
 
 	@Test

@@ -158,7 +158,7 @@ class InterruptTests {
 		assertThat(acquisitions.get()).isPositive();
 		// Clean-ups of acquires interrupted in flight run on the renewal thread: give them a moment.
 		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-			assertThat(redis.keys("distlock:{race-*}")).allMatch((key) -> key.endsWith(":fence"));
+			assertThat(redis.keys("distlock:{race-*}")).allMatch((key) -> key.endsWith(":fence") || key.endsWith(":released"));
 			for (RedisLockService instance : instances) {
 				assertThat(instance.trackedLockCount()).isZero();
 				assertThat(instance.pendingRenewalTasks()).isZero();

@@ -1,0 +1,169 @@
+package io.github.distlock.redis;
+
+import java.time.Duration;
+
+import io.github.distlock.LockHandle;
+import io.github.distlock.core.HeldLockInfo;
+import io.github.distlock.observation.DefaultLockAcquireObservationConvention;
+import io.github.distlock.observation.DefaultLockHoldObservationConvention;
+import io.github.distlock.observation.LockAcquireObservationContext;
+import io.github.distlock.observation.LockHoldObservationContext;
+import io.github.distlock.testsupport.RedisServerExtension;
+import io.micrometer.common.KeyValues;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.tck.TestObservationRegistry;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A user's observation code that throws never costs a lock: the acquisition is returned and
+ * released normally, the release still leaves the lock's entry and keeps the interrupt flag.
+ */
+class ObservationFailureTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
+
+	@AutoClose
+	private final RedisLockClients clients = new RedisLockClients(redis.server());
+
+	private final String key = new LockKeys("distlock:").lockKey("observed");
+
+	@Test
+	void anAcquireConventionThrowingOnceAcquiredStillReturnsTheHeldLock() {
+		RedisLockService service = this.clients.newService();
+		service.setObservationRegistry(TestObservationRegistry.create(), new ThrowingOnceAcquired(), null);
+		LockHandle handle = service.tryLock("observed", Duration.ZERO, null).orElseThrow();
+		assertThat(handle.isHeld()).isTrue();
+		assertThat(redis.command("EXISTS", this.key)).isEqualTo("1");
+		assertThat(service.heldLocks()).extracting(HeldLockInfo::lockId).containsExactly("observed");
+		handle.close();
+		assertThat(redis.command("EXISTS", this.key)).isEqualTo("0");
+		assertThat(service.trackedLockCount()).isZero();
+		assertThat(service.heldLocks()).isEmpty();
+		assertThat(service.locksLost()).isZero();
+	}
+
+	@Test
+	void anAcquireHandlerThrowingWhenTheScopeClosesStillReturnsTheHeldLock() {
+		RedisLockService service = this.clients.newService();
+		TestObservationRegistry registry = TestObservationRegistry.create();
+		registry.observationConfig().observationHandler(new Throwing(LockAcquireObservationContext.class) {
+
+			@Override
+			public void onScopeClosed(Observation.Context context) {
+				throw new IllegalStateException("scope handler failed");
+			}
+
+		});
+		service.setObservationRegistry(registry, null, null);
+		LockHandle handle = service.tryLock("observed", Duration.ZERO, null).orElseThrow();
+		assertThat(service.heldLocks()).extracting(HeldLockInfo::lockId).containsExactly("observed");
+		handle.close();
+		assertThat(redis.command("EXISTS", this.key)).isEqualTo("0");
+		assertThat(service.trackedLockCount()).isZero();
+	}
+
+	@Test
+	void aHoldHandlerThrowingAtStartStillReturnsTheHeldLock() {
+		RedisLockService service = this.clients.newService();
+		TestObservationRegistry registry = TestObservationRegistry.create();
+		registry.observationConfig().observationHandler(new Throwing(LockHoldObservationContext.class) {
+
+			@Override
+			public void onStart(Observation.Context context) {
+				throw new IllegalStateException("hold handler failed");
+			}
+
+		});
+		service.setObservationRegistry(registry, null, null);
+		LockHandle handle = service.tryLock("observed", Duration.ZERO, null).orElseThrow();
+		assertThat(service.heldLocks()).extracting(HeldLockInfo::lockId).containsExactly("observed");
+		handle.close();
+		assertThat(redis.command("EXISTS", this.key)).isEqualTo("0");
+		assertThat(service.trackedLockCount()).isZero();
+	}
+
+	@Test
+	void aHoldConventionThrowingAtStopStillReleasesLeavesTheEntryAndKeepsTheInterrupt() {
+		RedisLockService service = this.clients.newService();
+		service.setObservationRegistry(TestObservationRegistry.create(), null, new ThrowingOnceComplete());
+		LockHandle handle = service.tryLock("observed", Duration.ZERO, null).orElseThrow();
+		Thread.currentThread().interrupt();
+		try {
+			handle.close();
+		}
+		finally {
+			assertThat(Thread.interrupted()).isTrue();
+		}
+		assertThat(redis.command("EXISTS", this.key)).isEqualTo("0");
+		assertThat(service.trackedLockCount()).isZero();
+		assertThat(service.heldLocks()).isEmpty();
+		assertThat(service.locksLost()).isZero();
+	}
+
+	@Test
+	void aHoldHandlerThrowingAtStopStillReleasesAndLeavesTheEntry() {
+		RedisLockService service = this.clients.newService();
+		TestObservationRegistry registry = TestObservationRegistry.create();
+		registry.observationConfig().observationHandler(new Throwing(LockHoldObservationContext.class) {
+
+			@Override
+			public void onStop(Observation.Context context) {
+				throw new IllegalStateException("hold handler failed");
+			}
+
+		});
+		service.setObservationRegistry(registry, null, null);
+		for (int i = 0; i < 3; i++) {
+			service.tryLock("observed", Duration.ZERO, null).orElseThrow().close();
+			assertThat(redis.command("EXISTS", this.key)).isEqualTo("0");
+			assertThat(service.trackedLockCount()).isZero();
+		}
+	}
+
+	private static final class ThrowingOnceAcquired extends DefaultLockAcquireObservationConvention {
+
+		@Override
+		public KeyValues getLowCardinalityKeyValues(LockAcquireObservationContext context) {
+			if (context.isAcquired()) {
+				throw new IllegalStateException("acquire convention failed");
+			}
+			return super.getLowCardinalityKeyValues(context);
+		}
+
+	}
+
+	private static final class ThrowingOnceComplete extends DefaultLockHoldObservationConvention {
+
+		@Override
+		public KeyValues getLowCardinalityKeyValues(LockHoldObservationContext context) {
+			if (context.isComplete()) {
+				throw new IllegalStateException("hold convention failed");
+			}
+			return super.getLowCardinalityKeyValues(context);
+		}
+
+	}
+
+	/** A handler of one context type; each test overrides the callback that throws. */
+	private abstract static class Throwing implements ObservationHandler<Observation.Context> {
+
+		private final Class<? extends Observation.Context> type;
+
+		Throwing(Class<? extends Observation.Context> type) {
+			this.type = type;
+		}
+
+		@Override
+		public boolean supportsContext(Observation.Context context) {
+			return this.type.isInstance(context);
+		}
+
+	}
+
+}
