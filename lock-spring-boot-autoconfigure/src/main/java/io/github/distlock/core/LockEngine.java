@@ -3,7 +3,6 @@ package io.github.distlock.core;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.distlock.LockHandle;
@@ -12,11 +11,8 @@ import io.github.distlock.OnLockFailure;
 import io.github.distlock.observation.LockAcquireObservationConvention;
 import io.github.distlock.observation.LockHoldObservationConvention;
 import io.github.distlock.observation.NamedLockService;
-import io.github.distlock.store.ExtendReply;
-import io.github.distlock.store.Extended;
 import io.github.distlock.store.LockStore;
 import io.github.distlock.store.ReleaseNotifications;
-import io.github.distlock.store.Unknown;
 import io.github.distlock.support.LogSafe;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
@@ -157,51 +153,8 @@ public class LockEngine implements NamedLockService, LockInspection, Application
 		return this.store.remainingLeaseMillis(this.store.key(lockId)) >= 0;
 	}
 
-	/**
-	 * Sets the lease of a held lock to {@code leaseTime} from now, in the store and then locally, as
-	 * one step with the watchdog's renewals (see {@link HeldLock}). An auto-renewed lock is renewed
-	 * with {@code leaseTime} from then on, about every third of it.
-	 */
 	boolean extend(HeldLock held, Duration leaseTime) {
-		LockArguments.checkExtendedLease(held, leaseTime);
-		// Whole milliseconds, as the store gets them: the local lease must not be longer than the store's.
-		long leaseMillis = leaseTime.toMillis();
-		long leaseNanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis);
-		if (!held.isHeld() || !held.lockLease()) {
-			return false;
-		}
-		try {
-			if (!held.isHeld()) {
-				return false;
-			}
-			long sentAt = System.nanoTime();
-			ExtendReply reply;
-			try {
-				reply = this.store.extend(held.entry.key, held.ownerToken, leaseMillis);
-			}
-			catch (RuntimeException ex) {
-				held.leaseResetMayApply(sentAt, leaseNanos);
-				throw ex;
-			}
-			if (reply instanceof Unknown unknown) {
-				// A shorter lease may still be set in the store: the local deadline must not outlast it.
-				held.leaseResetMayApply(sentAt, leaseNanos);
-				throw unknown.cause();
-			}
-			if (reply instanceof Extended) {
-				held.leaseResetAt(sentAt, leaseNanos);
-				if (held.autoRenewed) {
-					this.renewer.leaseChanged(held, leaseNanos);
-				}
-				// False if the lease ran out (and the loss was reported) while the reply was on its way.
-				return held.isHeld();
-			}
-		}
-		finally {
-			held.unlockLease();
-		}
-		this.losses.lost(held, "extend found the lock key expired or owned by another instance");
-		return false;
+		return this.renewer.extend(held, leaseTime);
 	}
 
 	void release(HeldLock held, Duration minHoldTime) {

@@ -1,5 +1,6 @@
 package io.github.distlock.core;
 
+import java.time.Duration;
 import java.util.Iterator;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledFuture;
@@ -27,9 +28,9 @@ import org.jspecify.annotations.Nullable;
  * one is in flight a second thread, which never does I/O, guards the lease deadline: the loss is
  * signalled when the lease ends, not when the stuck call finally returns.
  * <p>
- * A renewal sends its command and applies the lease under the held lock's lease lock, like
- * {@code extend}; after an {@code extend} the lock is renewed with the extended lease, and the
- * renewals scheduled for the old one are stale and do nothing.
+ * A renewal and {@code extend} (also here: both change a lease) send their command and apply the
+ * lease under the held lock's lease lock; after an {@code extend} the lock is renewed with the
+ * extended lease, and the renewals scheduled for the old one are stale and do nothing.
  */
 final class LockRenewer implements AutoCloseable {
 
@@ -116,6 +117,53 @@ final class LockRenewer implements AutoCloseable {
 				schedule(held, Math.max(due, 0), 0);
 			}
 		}
+	}
+
+	/**
+	 * Sets the lease of a held lock to {@code leaseTime} from now, in the store and then locally, as
+	 * one step with the watchdog's renewals (see {@link HeldLock}). An auto-renewed lock is renewed
+	 * with {@code leaseTime} from then on, about every third of it.
+	 */
+	boolean extend(HeldLock held, Duration leaseTime) {
+		LockArguments.checkExtendedLease(held, leaseTime);
+		// Whole milliseconds, as the store gets them: the local lease must not be longer than the store's.
+		long leaseMillis = leaseTime.toMillis();
+		long leaseNanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis);
+		if (!held.isHeld() || !held.lockLease()) {
+			return false;
+		}
+		try {
+			if (!held.isHeld()) {
+				return false;
+			}
+			long sentAt = System.nanoTime();
+			ExtendReply reply;
+			try {
+				reply = this.store.extend(held.entry.key, held.ownerToken, leaseMillis);
+			}
+			catch (RuntimeException ex) {
+				held.leaseResetMayApply(sentAt, leaseNanos);
+				throw ex;
+			}
+			if (reply instanceof Unknown unknown) {
+				// A shorter lease may still be set in the store: the local deadline must not outlast it.
+				held.leaseResetMayApply(sentAt, leaseNanos);
+				throw unknown.cause();
+			}
+			if (reply instanceof Extended) {
+				held.leaseResetAt(sentAt, leaseNanos);
+				if (held.autoRenewed) {
+					leaseChanged(held, leaseNanos);
+				}
+				// False if the lease ran out (and the loss was reported) while the reply was on its way.
+				return held.isHeld();
+			}
+		}
+		finally {
+			held.unlockLease();
+		}
+		this.outcomes.lost(held, "extend found the lock key expired or owned by another instance");
+		return false;
 	}
 
 	/**
