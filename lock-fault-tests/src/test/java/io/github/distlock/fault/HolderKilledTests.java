@@ -10,7 +10,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import io.github.distlock.LockHandle;
-import io.github.distlock.redis.HeldLockInfo;
+import io.github.distlock.core.HeldLockInfo;
 import io.github.distlock.redis.RedisLockService;
 import io.github.distlock.testsupport.ClientJvm;
 import io.github.distlock.testsupport.RedisServerExtension;

@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit;
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockLostEvent;
 import io.github.distlock.LockLostException;
-import io.github.distlock.redis.HeldLockInfo;
+import io.github.distlock.core.HeldLockInfo;
 import io.github.distlock.redis.LockServiceProbe;
 import io.github.distlock.redis.RedisLockService;
 import io.github.distlock.testsupport.RedisServerExtension;

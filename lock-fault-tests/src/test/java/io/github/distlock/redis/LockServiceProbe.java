@@ -1,8 +1,9 @@
 package io.github.distlock.redis;
 
 /**
- * Reads the local bookkeeping of a {@link RedisLockService} that is not public, for fault tests that check it is
- * back to empty. Lives in the service's package (on the test class path only) instead of widening its API.
+ * Reads the local bookkeeping of a {@link RedisLockService}, for fault tests that check it is back to empty. The
+ * count is public on {@link io.github.distlock.core.LockEngine#trackedLockCount()} now; this keeps the fault tests'
+ * wording.
  */
 public final class LockServiceProbe {
 

@@ -2,8 +2,8 @@ package io.github.distlock.actuate;
 
 import java.util.List;
 
-import io.github.distlock.redis.HeldLockInfo;
-import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.core.HeldLockInfo;
+import io.github.distlock.core.LockInspection;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
@@ -20,9 +20,9 @@ public class DistributedLockHealthIndicator extends AbstractHealthIndicator {
 	/** At most this many failing lock ids are listed. */
 	private static final int MAX_LISTED = 10;
 
-	private final RedisLockService lockService;
+	private final LockInspection lockService;
 
-	public DistributedLockHealthIndicator(RedisLockService lockService) {
+	public DistributedLockHealthIndicator(LockInspection lockService) {
 		super("Distributed lock health check failed");
 		this.lockService = lockService;
 	}
@@ -42,7 +42,7 @@ public class DistributedLockHealthIndicator extends AbstractHealthIndicator {
 			builder.withDetail("renewalFailing", renewalFailing);
 		}
 		try {
-			this.lockService.verifyScripts();
+			this.lockService.verifyStore();
 		}
 		catch (RuntimeException ex) {
 			// The root cause says why (connection refused, NOPERM, timeout); the wrapper does not.

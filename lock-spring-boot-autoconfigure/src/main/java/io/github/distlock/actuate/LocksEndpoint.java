@@ -5,8 +5,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
-import io.github.distlock.redis.HeldLockInfo;
-import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.core.HeldLockInfo;
+import io.github.distlock.core.LockInspection;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
@@ -26,9 +26,9 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
 @Endpoint(id = "locks")
 public class LocksEndpoint {
 
-	private final RedisLockService lockService;
+	private final LockInspection lockService;
 
-	public LocksEndpoint(RedisLockService lockService) {
+	public LocksEndpoint(LockInspection lockService) {
 		this.lockService = lockService;
 	}
 

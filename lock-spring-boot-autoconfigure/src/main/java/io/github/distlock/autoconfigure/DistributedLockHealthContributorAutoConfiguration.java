@@ -1,7 +1,7 @@
 package io.github.distlock.autoconfigure;
 
 import io.github.distlock.actuate.DistributedLockHealthIndicator;
-import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.core.LockInspection;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -17,13 +17,13 @@ import org.springframework.context.annotation.Bean;
  */
 @AutoConfiguration(after = DistributedLockAutoConfiguration.class)
 @ConditionalOnClass({ HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class })
-@ConditionalOnBean(RedisLockService.class)
+@ConditionalOnBean(LockInspection.class)
 @ConditionalOnEnabledHealthIndicator("distributed-lock")
 public final class DistributedLockHealthContributorAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(name = "distributedLockHealthIndicator")
-	DistributedLockHealthIndicator distributedLockHealthIndicator(RedisLockService lockService) {
+	DistributedLockHealthIndicator distributedLockHealthIndicator(LockInspection lockService) {
 		return new DistributedLockHealthIndicator(lockService);
 	}
 

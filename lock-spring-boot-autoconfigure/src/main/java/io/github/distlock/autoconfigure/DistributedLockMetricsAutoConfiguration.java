@@ -1,7 +1,7 @@
 package io.github.distlock.autoconfigure;
 
-import io.github.distlock.observation.RedisLockMetrics;
-import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.observation.LockMetrics;
+import io.github.distlock.core.LockInspection;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -11,7 +11,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /**
- * Auto-configuration of the lock service's meters ({@link RedisLockMetrics}), when Micrometer
+ * Auto-configuration of the lock service's meters ({@link LockMetrics}), when Micrometer
  * and a {@link MeterRegistry} are present. The acquire and hold timers come from the
  * observations, which {@link DistributedLockAutoConfiguration} sets up.
  */
@@ -19,13 +19,13 @@ import org.springframework.context.annotation.Bean;
 		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
 @ConditionalOnClass(MeterRegistry.class)
-@ConditionalOnBean({ RedisLockService.class, MeterRegistry.class })
+@ConditionalOnBean({ LockInspection.class, MeterRegistry.class })
 public final class DistributedLockMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RedisLockMetrics redisLockMetrics(RedisLockService lockService) {
-		return new RedisLockMetrics(lockService);
+	LockMetrics lockMetrics(LockInspection lockService) {
+		return new LockMetrics(lockService);
 	}
 
 }

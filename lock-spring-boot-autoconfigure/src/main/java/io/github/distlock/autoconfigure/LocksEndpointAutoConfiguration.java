@@ -1,7 +1,7 @@
 package io.github.distlock.autoconfigure;
 
 import io.github.distlock.actuate.LocksEndpoint;
-import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.core.LockInspection;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -21,8 +21,8 @@ public final class LocksEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	@ConditionalOnBean(RedisLockService.class)
-	LocksEndpoint locksEndpoint(RedisLockService lockService) {
+	@ConditionalOnBean(LockInspection.class)
+	LocksEndpoint locksEndpoint(LockInspection lockService) {
 		return new LocksEndpoint(lockService);
 	}
 

@@ -1,12 +1,21 @@
 package io.github.distlock.autoconfigure;
 
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import io.github.distlock.LockHandle;
+import io.github.distlock.LockService;
 import io.github.distlock.actuate.DistributedLockHealthIndicator;
 import io.github.distlock.actuate.LocksEndpoint;
-import io.github.distlock.observation.RedisLockMetrics;
+import io.github.distlock.core.HeldLockInfo;
+import io.github.distlock.core.LockInspection;
+import io.github.distlock.observation.LockMetrics;
 import io.github.distlock.redis.MaxmemoryPolicyCheck;
 import io.github.distlock.redis.RedisLockService;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -32,17 +41,17 @@ class DistributedLockObservabilityAutoConfigurationTests {
 	@Test
 	void metricsWithAMeterRegistry() {
 		this.contextRunner.withBean(SimpleMeterRegistry.class).run((context) -> {
-			assertThat(context).hasSingleBean(RedisLockMetrics.class);
+			assertThat(context).hasSingleBean(LockMetrics.class);
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
-			context.getBean(RedisLockMetrics.class).bindTo(registry);
-			assertThat(registry.find(RedisLockMetrics.LOCKS_HELD).gauge()).isNotNull();
+			context.getBean(LockMetrics.class).bindTo(registry);
+			assertThat(registry.find(LockMetrics.LOCKS_HELD).gauge()).isNotNull();
 		});
 	}
 
 	@Test
 	void noMetricsWithoutAMeterRegistry() {
 		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(RedisLockService.class)
-			.doesNotHaveBean(RedisLockMetrics.class));
+			.doesNotHaveBean(LockMetrics.class));
 	}
 
 	@Test
@@ -50,7 +59,7 @@ class DistributedLockObservabilityAutoConfigurationTests {
 		this.contextRunner.withClassLoader(new FilteredClassLoader("io.micrometer.core"))
 			.run((context) -> assertThat(context).hasNotFailed()
 				.hasSingleBean(RedisLockService.class)
-				.doesNotHaveBean(RedisLockMetrics.class));
+				.doesNotHaveBean(LockMetrics.class));
 	}
 
 	@Test
@@ -103,7 +112,7 @@ class DistributedLockObservabilityAutoConfigurationTests {
 		this.contextRunner.withBean(SimpleMeterRegistry.class)
 			.withPropertyValues("distributed-lock.enabled=false", "management.endpoints.web.exposure.include=locks")
 			.run((context) -> assertThat(context).hasNotFailed()
-				.doesNotHaveBean(RedisLockMetrics.class)
+				.doesNotHaveBean(LockMetrics.class)
 				.doesNotHaveBean(LocksEndpoint.class)
 				.doesNotHaveBean(DistributedLockHealthIndicator.class)
 				.doesNotHaveBean(MaxmemoryPolicyCheck.class));
@@ -112,6 +121,81 @@ class DistributedLockObservabilityAutoConfigurationTests {
 	@Test
 	void theMaxmemoryPolicyCheckIsRegistered() {
 		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(MaxmemoryPolicyCheck.class));
+	}
+
+	@Test
+	void aUsersOwnInspectableLockServiceGetsMetricsEndpointAndHealth() {
+		this.contextRunner.withBean(SimpleMeterRegistry.class)
+			.withBean(InspectableLockService.class, InspectableLockService::new)
+			.withPropertyValues("management.endpoints.web.exposure.include=locks")
+			.run((context) -> {
+				assertThat(context).hasNotFailed().doesNotHaveBean(RedisLockService.class);
+				assertThat(context).hasSingleBean(LockMetrics.class)
+					.hasSingleBean(LocksEndpoint.class)
+					.hasSingleBean(DistributedLockHealthIndicator.class);
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				context.getBean(LockMetrics.class).bindTo(registry);
+				assertThat(registry.get(LockMetrics.LOCKS_LOST).functionCounter().count()).isEqualTo(7);
+				assertThat(context.getBean(LocksEndpoint.class).locks().locks()).isEmpty();
+			});
+	}
+
+	@Test
+	void aUsersOwnLockServiceWithoutInspectionGetsNone() {
+		this.contextRunner.withBean(SimpleMeterRegistry.class)
+			.withBean(LockService.class, PlainLockService::new)
+			.withPropertyValues("management.endpoints.web.exposure.include=locks")
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(LockMetrics.class)
+				.doesNotHaveBean(LocksEndpoint.class)
+				.doesNotHaveBean(DistributedLockHealthIndicator.class));
+	}
+
+	static class PlainLockService implements LockService {
+
+		@Override
+		public Optional<LockHandle> tryLock(String lockId, Duration waitTime, @Nullable Duration leaseTime) {
+			return Optional.empty();
+		}
+
+		@Override
+		public boolean isLocked(String lockId) {
+			return false;
+		}
+
+	}
+
+	static class InspectableLockService extends PlainLockService implements LockInspection {
+
+		@Override
+		public List<HeldLockInfo> heldLocks() {
+			return List.of();
+		}
+
+		@Override
+		public Optional<Duration> remainingLease(String lockId) {
+			return Optional.empty();
+		}
+
+		@Override
+		public long locksLost() {
+			return 7;
+		}
+
+		@Override
+		public long renewalFailures() {
+			return 0;
+		}
+
+		@Override
+		public boolean isRenewalFailing() {
+			return false;
+		}
+
+		@Override
+		public void verifyStore() {
+		}
+
 	}
 
 }

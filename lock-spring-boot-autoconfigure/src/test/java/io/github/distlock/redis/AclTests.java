@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 import io.github.distlock.LockHandle;
+import io.github.distlock.core.EngineProbe;
 import io.github.distlock.testsupport.RedisServer;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
@@ -114,7 +115,7 @@ class AclTests {
 			});
 			await().atMost(Duration.ofSeconds(10)).until(() -> redis.command("GET", "distlock:{acl-wait}").endsWith("+"));
 			await().atMost(Duration.ofSeconds(10))
-				.until(() -> local.get() != null && LockSupport.getBlocker(local.get()) instanceof Waiter);
+				.until(() -> local.get() != null && EngineProbe.isQueuedWaiter(local.get()));
 			held.close();
 			assertThat(localWaiter.get(30, TimeUnit.SECONDS)).isGreaterThan(held.fencingToken());
 			assertThat(remoteWaiter.get(30, TimeUnit.SECONDS)).isGreaterThan(held.fencingToken());

@@ -18,6 +18,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockNotAcquiredException;
+import io.github.distlock.core.EngineProbe;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
@@ -178,9 +179,9 @@ class InterruptTests {
 		return thread;
 	}
 
-	/** Parked in the queue of the lock: its blocker is its {@link Waiter}. */
+	/** Parked in the queue of the lock: its blocker is its waiter. */
 	private static void awaitParked(Thread thread) {
-		await().atMost(Duration.ofSeconds(10)).until(() -> LockSupport.getBlocker(thread) instanceof Waiter);
+		await().atMost(Duration.ofSeconds(10)).until(() -> EngineProbe.isQueuedWaiter(thread));
 	}
 
 }

@@ -12,7 +12,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code close(minHoldTime)} leaves the lock in Redis for the rest of the minimum hold time,
- * rounded up to whole milliseconds: never freed earlier than asked.
+ * rounded up to whole milliseconds (see {@code MinHoldRoundingTests}): never freed earlier than
+ * asked.
  */
 class MinHoldTimeTests {
 
@@ -21,15 +22,6 @@ class MinHoldTimeTests {
 
 	@AutoClose
 	private final RedisLockClients clients = new RedisLockClients(redis.server());
-
-	@Test
-	void theRestOfTheMinimumHoldTimeIsRoundedUpToWholeMilliseconds() {
-		assertThat(RedisLockService.keepMillis(1)).isEqualTo(1);
-		assertThat(RedisLockService.keepMillis(999_999)).isEqualTo(1);
-		assertThat(RedisLockService.keepMillis(1_000_000)).isEqualTo(1);
-		assertThat(RedisLockService.keepMillis(1_000_001)).isEqualTo(2);
-		assertThat(RedisLockService.keepMillis(4_999_999_999L)).isEqualTo(5_000);
-	}
 
 	@Test
 	void aClosedLockStaysInRedisForTheRestOfItsMinimumHoldTime() {

@@ -3,6 +3,7 @@ package io.github.distlock.redis;
 import java.time.Duration;
 
 import io.github.distlock.LockHandle;
+import io.github.distlock.core.HeldLockInfo;
 import io.github.distlock.observation.DefaultLockAcquireObservationConvention;
 import io.github.distlock.observation.DefaultLockHoldObservationConvention;
 import io.github.distlock.observation.LockAcquireObservationContext;

@@ -11,9 +11,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 
 import io.github.distlock.LockHandle;
+import io.github.distlock.core.EngineProbe;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
@@ -103,7 +103,7 @@ class ScriptFlushTests {
 			});
 			// A local waiter does not compete in Redis while a local holder lives: it parks in the queue.
 			await().atMost(Duration.ofSeconds(10)).until(
-					() -> waiting.get() != null && LockSupport.getBlocker(waiting.get()) instanceof Waiter);
+					() -> waiting.get() != null && EngineProbe.isQueuedWaiter(waiting.get()));
 			flush();
 			first.close();
 			assertThat(waiter.get(30, TimeUnit.SECONDS)).isGreaterThan(first.fencingToken());

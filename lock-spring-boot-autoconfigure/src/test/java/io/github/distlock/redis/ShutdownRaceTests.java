@@ -4,9 +4,9 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 
 import io.github.distlock.LockHandle;
+import io.github.distlock.core.EngineProbe;
 import io.github.distlock.LockNotAcquiredException;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AutoClose;
@@ -69,7 +69,7 @@ class ShutdownRaceTests {
 			}
 		});
 		waiter.start();
-		await().atMost(Duration.ofSeconds(10)).until(() -> LockSupport.getBlocker(waiter) instanceof Waiter);
+		await().atMost(Duration.ofSeconds(10)).until(() -> EngineProbe.isQueuedWaiter(waiter));
 		template.intercept(Thread.currentThread(), LockScripts.HAND_OVER, (proceed) -> {
 			Object reply = proceed.get();
 			service.destroy();

@@ -14,6 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 import ch.qos.logback.classic.Level;
@@ -21,6 +22,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockLostEvent;
 import io.github.distlock.LockLostException;
+import io.github.distlock.core.EngineProbe;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
@@ -34,7 +36,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class TokenTests {
 
-	private static final Pattern OWNER_TOKEN = Pattern.compile("[0-9a-f]{" + OwnerTokens.LENGTH + "}");
+	private static final Pattern OWNER_TOKEN = Pattern.compile("[0-9a-f]{" + EngineProbe.OWNER_TOKEN_LENGTH + "}");
 
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension();
@@ -45,12 +47,12 @@ class TokenTests {
 	@Test
 	void aMillionOwnerTokensHaveNoDuplicate() {
 		int count = 1_000_000;
-		OwnerTokens tokens = new OwnerTokens();
+		Supplier<String> tokens = EngineProbe.newOwnerTokens();
 		// Tokens whose first 64 bits differ are distinct: sorting those halves checks 10^6 tokens in 8 MB.
 		// (Two equal halves among 10^6 random ones have a chance of 3e-8; it would fail the test.)
 		long[] high = new long[count];
 		for (int i = 0; i < count; i++) {
-			String token = tokens.next();
+			String token = tokens.get();
 			if (!OWNER_TOKEN.matcher(token).matches()) {
 				assertThat(token).matches(OWNER_TOKEN);
 			}

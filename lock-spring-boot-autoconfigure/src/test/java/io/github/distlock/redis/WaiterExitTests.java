@@ -7,10 +7,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 import io.github.distlock.LockHandle;
+import io.github.distlock.core.EngineProbe;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
@@ -183,9 +183,9 @@ class WaiterExitTests {
 				rounds);
 	}
 
-	/** Parked in the queue of a lock: its blocker is its {@link Waiter}. */
+	/** Parked in the queue of a lock: its blocker is its waiter. */
 	private static void awaitParked(Thread thread) {
-		await().atMost(Duration.ofSeconds(10)).until(() -> LockSupport.getBlocker(thread) instanceof Waiter);
+		await().atMost(Duration.ofSeconds(10)).until(() -> EngineProbe.isQueuedWaiter(thread));
 	}
 
 	private static void spin(long nanos) {

@@ -1,5 +1,6 @@
-package io.github.distlock.redis;
+package io.github.distlock.core;
 
+import java.time.Duration;
 import java.util.Iterator;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledFuture;
@@ -7,6 +8,10 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.github.distlock.store.ExtendReply;
+import io.github.distlock.store.Extended;
+import io.github.distlock.store.LockStore;
+import io.github.distlock.store.Unknown;
 import io.github.distlock.support.LogSafe;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -23,9 +28,9 @@ import org.jspecify.annotations.Nullable;
  * one is in flight a second thread, which never does I/O, guards the lease deadline: the loss is
  * signalled when the lease ends, not when the stuck call finally returns.
  * <p>
- * A renewal sends its command and applies the lease under the held lock's lease lock, like
- * {@code extend}; after an {@code extend} the lock is renewed with the extended lease, and the
- * renewals scheduled for the old one are stale and do nothing.
+ * A renewal and {@code extend} (also here: both change a lease) send their command and apply the
+ * lease under the held lock's lease lock; after an {@code extend} the lock is renewed with the
+ * extended lease, and the renewals scheduled for the old one are stale and do nothing.
  */
 final class LockRenewer implements AutoCloseable {
 
@@ -46,7 +51,7 @@ final class LockRenewer implements AutoCloseable {
 	 */
 	private static final int RENEWAL_THREADS = 4;
 
-	private final RedisLockCommands commands;
+	private final LockStore store;
 
 	private final Outcomes outcomes;
 
@@ -64,8 +69,8 @@ final class LockRenewer implements AutoCloseable {
 
 	private volatile @Nullable ScheduledFuture<?> sweep;
 
-	LockRenewer(RedisLockCommands commands, Outcomes outcomes) {
-		this.commands = commands;
+	LockRenewer(LockStore store, Outcomes outcomes) {
+		this.store = store;
 		this.outcomes = outcomes;
 	}
 
@@ -112,6 +117,53 @@ final class LockRenewer implements AutoCloseable {
 				schedule(held, Math.max(due, 0), 0);
 			}
 		}
+	}
+
+	/**
+	 * Sets the lease of a held lock to {@code leaseTime} from now, in the store and then locally, as
+	 * one step with the watchdog's renewals (see {@link HeldLock}). An auto-renewed lock is renewed
+	 * with {@code leaseTime} from then on, about every third of it.
+	 */
+	boolean extend(HeldLock held, Duration leaseTime) {
+		LockArguments.checkExtendedLease(held, leaseTime);
+		// Whole milliseconds, as the store gets them: the local lease must not be longer than the store's.
+		long leaseMillis = leaseTime.toMillis();
+		long leaseNanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis);
+		if (!held.isHeld() || !held.lockLease()) {
+			return false;
+		}
+		try {
+			if (!held.isHeld()) {
+				return false;
+			}
+			long sentAt = System.nanoTime();
+			ExtendReply reply;
+			try {
+				reply = this.store.extend(held.entry.key, held.ownerToken, leaseMillis);
+			}
+			catch (RuntimeException ex) {
+				held.leaseResetMayApply(sentAt, leaseNanos);
+				throw ex;
+			}
+			if (reply instanceof Unknown unknown) {
+				// A shorter lease may still be set in the store: the local deadline must not outlast it.
+				held.leaseResetMayApply(sentAt, leaseNanos);
+				throw unknown.cause();
+			}
+			if (reply instanceof Extended) {
+				held.leaseResetAt(sentAt, leaseNanos);
+				if (held.autoRenewed) {
+					leaseChanged(held, leaseNanos);
+				}
+				// False if the lease ran out (and the loss was reported) while the reply was on its way.
+				return held.isHeld();
+			}
+		}
+		finally {
+			held.unlockLease();
+		}
+		this.outcomes.lost(held, "extend found the lock key expired or owned by another instance");
+		return false;
 	}
 
 	/**
@@ -179,31 +231,42 @@ final class LockRenewer implements AutoCloseable {
 		}
 		long lease = held.leaseNanos();
 		long sentAt = System.nanoTime();
-		boolean owned;
+		ExtendReply reply;
 		try {
-			owned = this.commands.expire(held.entry.key, held.ownerToken, TimeUnit.NANOSECONDS.toMillis(lease));
+			reply = this.store.extend(held.entry.key, held.ownerToken, TimeUnit.NANOSECONDS.toMillis(lease));
 		}
 		catch (RuntimeException ex) {
-			held.renewalFailing = true;
-			this.outcomes.renewalFailed(held, ex);
-			if (logger.isDebugEnabled()) {
-				logger.debug("Renewal of lock '" + LogSafe.text(held.entry.lockId) + "' failed", ex);
-			}
-			if (held.remainingNanos() <= 0) {
-				this.outcomes.lost(held, "renewal failed until the lease ran out: " + ex);
-				return -1;
-			}
-			// Retry, but no later than the deadline, so that the loss is signalled when the lease
-			// ends and not up to one retry delay after it.
-			return Math.min(Math.min(RETRY_NANOS, interval(held)), Math.max(held.remainingNanos(), 0));
+			return failed(held, ex);
 		}
-		if (owned) {
+		if (reply instanceof Extended) {
 			held.leaseResetAt(sentAt, lease);
 			held.renewalFailing = false;
 			return interval(held);
 		}
+		if (reply instanceof Unknown unknown) {
+			return failed(held, unknown.cause());
+		}
 		this.outcomes.lost(held, "renewal found the lock key expired or owned by another instance");
 		return -1;
+	}
+
+	/**
+	 * A renewal failed or its outcome is unknown: retried until the lease runs out.
+	 * @return the delay of the retry, or -1 when the lock is lost
+	 */
+	private long failed(HeldLock held, RuntimeException ex) {
+		held.renewalFailing = true;
+		this.outcomes.renewalFailed(held, ex);
+		if (logger.isDebugEnabled()) {
+			logger.debug("Renewal of lock '" + LogSafe.text(held.entry.lockId) + "' failed", ex);
+		}
+		if (held.remainingNanos() <= 0) {
+			this.outcomes.lost(held, "renewal failed until the lease ran out: " + ex);
+			return -1;
+		}
+		// Retry, but no later than the deadline, so that the loss is signalled when the lease
+		// ends and not up to one retry delay after it.
+		return Math.min(Math.min(RETRY_NANOS, interval(held)), Math.max(held.remainingNanos(), 0));
 	}
 
 	/**

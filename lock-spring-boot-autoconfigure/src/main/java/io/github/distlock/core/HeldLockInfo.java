@@ -1,4 +1,4 @@
-package io.github.distlock.redis;
+package io.github.distlock.core;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -1,16 +1,16 @@
 package io.github.distlock.observation;
 
-import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.core.LockInspection;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
- * The meters of a {@link RedisLockService} that no observation yields: locks held now, locks
+ * The meters of a lock service ({@link LockInspection}) that no observation yields: locks held now, locks
  * lost and failed renewals. None is tagged per lock, so their number never grows.
  */
-public class RedisLockMetrics implements MeterBinder {
+public class LockMetrics implements MeterBinder {
 
 	/** Gauge: locks this instance holds now. */
 	public static final String LOCKS_HELD = "distlock.locks.held";
@@ -21,9 +21,9 @@ public class RedisLockMetrics implements MeterBinder {
 	/** Counter: renewal attempts that failed (Redis unreachable or slow); retried until the lease ends. */
 	public static final String RENEWAL_FAILURES = "distlock.renewal.failures";
 
-	private final RedisLockService lockService;
+	private final LockInspection lockService;
 
-	public RedisLockMetrics(RedisLockService lockService) {
+	public LockMetrics(LockInspection lockService) {
 		this.lockService = lockService;
 	}
 
@@ -33,10 +33,10 @@ public class RedisLockMetrics implements MeterBinder {
 		Gauge.builder(LOCKS_HELD, this.lockService, (service) -> service.heldLocks().size())
 			.description("Distributed locks this instance holds now")
 			.register(registry);
-		FunctionCounter.builder(LOCKS_LOST, this.lockService, RedisLockService::locksLost)
+		FunctionCounter.builder(LOCKS_LOST, this.lockService, LockInspection::locksLost)
 			.description("Distributed locks this instance lost before releasing them")
 			.register(registry);
-		FunctionCounter.builder(RENEWAL_FAILURES, this.lockService, RedisLockService::renewalFailures)
+		FunctionCounter.builder(RENEWAL_FAILURES, this.lockService, LockInspection::renewalFailures)
 			.description("Failed lease renewals of distributed locks")
 			.register(registry);
 	}

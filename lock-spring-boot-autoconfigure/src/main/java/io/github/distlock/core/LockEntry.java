@@ -1,4 +1,4 @@
-package io.github.distlock.redis;
+package io.github.distlock.core;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -35,12 +35,29 @@ final class LockEntry {
 	/** Consecutive hand-overs while the lock was flagged contended from outside. */
 	private int handOversSinceRedis;
 
-	/** Threads in tryLock or holding, counted by {@link RedisLockService} to drop idle entries. */
-	int users;
+	/** Threads in tryLock or holding, counted to drop idle entries; guarded by the entry map. */
+	private int users;
 
 	LockEntry(String key, String lockId) {
 		this.key = key;
 		this.lockId = lockId;
+	}
+
+	/**
+	 * One more thread tries to lock or holds this lock. Called under the entry map's compute, which
+	 * guards the count.
+	 */
+	void enter() {
+		this.users++;
+	}
+
+	/**
+	 * A thread that {@linkplain #enter() entered} is done with this lock. Called under the entry
+	 * map's compute.
+	 * @return whether no thread uses the entry any more, so that it can be dropped
+	 */
+	boolean leave() {
+		return --this.users == 0;
 	}
 
 	@Nullable HeldLock holder() {

@@ -1,4 +1,4 @@
-package io.github.distlock.redis;
+package io.github.distlock.core;
 
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -10,7 +10,7 @@ import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One ownership of a lock in Redis by one thread of this instance, shared by the nested
+ * One ownership of a lock in the store by one thread of this instance, shared by the nested
  * (reentrant) handles of that thread.
  * <p>
  * The local deadline is measured with {@link System#nanoTime()} from before the command that set
@@ -63,7 +63,7 @@ final class HeldLock {
 	volatile boolean renewalFailing;
 
 	/** Nested holds on the owner thread; 1 for the outermost. */
-	final AtomicInteger depth = new AtomicInteger(1);
+	private final AtomicInteger depth = new AtomicInteger(1);
 
 	/** The static lock name the holder acquired it under, if it knew one (for operators). */
 	volatile @Nullable String name;
@@ -81,6 +81,29 @@ final class HeldLock {
 		this.autoRenewed = autoRenewed;
 		this.acquiredAtNanos = acquiredAtNanos;
 		this.deadlineNanos = acquiredAtNanos + leaseNanos;
+	}
+
+	/** Nested holds on the owner thread; 1 for the outermost, 0 once given back. */
+	int depth() {
+		return this.depth.get();
+	}
+
+	/** The owner thread locks it again (a nested hold). */
+	void reenter() {
+		this.depth.incrementAndGet();
+	}
+
+	/**
+	 * The owner thread closes one nested hold.
+	 * @return the holds left; 0 when the outermost one was closed
+	 */
+	int exitOne() {
+		return this.depth.decrementAndGet();
+	}
+
+	/** The lock is given back without a handle (its waiter was interrupted): no hold remains. */
+	void dropHolds() {
+		this.depth.set(0);
 	}
 
 	boolean isHeld() {

@@ -1,4 +1,4 @@
-package io.github.distlock.redis;
+package io.github.distlock.core;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -9,16 +9,16 @@ import io.github.distlock.support.LogSafe;
 /**
  * One (possibly nested) hold of a {@link HeldLock}. Closing the outermost one releases the lock.
  */
-final class RedisLockHandle implements LockHandle {
+final class LockEngineHandle implements LockHandle {
 
-	private final RedisLockService service;
+	private final LockEngine engine;
 
 	private final HeldLock held;
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
-	RedisLockHandle(RedisLockService service, HeldLock held) {
-		this.service = service;
+	LockEngineHandle(LockEngine engine, HeldLock held) {
+		this.engine = engine;
 		this.held = held;
 	}
 
@@ -39,7 +39,7 @@ final class RedisLockHandle implements LockHandle {
 
 	@Override
 	public boolean extend(Duration leaseTime) {
-		return !this.closed.get() && this.service.extend(this.held, leaseTime);
+		return !this.closed.get() && this.engine.extend(this.held, leaseTime);
 	}
 
 	@Override
@@ -54,7 +54,7 @@ final class RedisLockHandle implements LockHandle {
 			throw new IllegalArgumentException("minHoldTime of lock '" + LogSafe.text(lockId()) + "' must not be null");
 		}
 		if (this.closed.compareAndSet(false, true)) {
-			this.service.release(this.held, minHoldTime);
+			this.engine.release(this.held, minHoldTime);
 		}
 	}
 

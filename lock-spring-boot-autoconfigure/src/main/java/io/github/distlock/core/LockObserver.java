@@ -1,4 +1,4 @@
-package io.github.distlock.redis;
+package io.github.distlock.core;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,7 +20,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Observes acquisitions and holds of a {@link RedisLockService}. With the no-op registry (no
+ * Observes acquisitions and holds of a {@link LockEngine}. With the no-op registry (no
  * Micrometer configured) it does nothing but one check per acquisition.
  * <p>
  * Observation code (the user's conventions and handlers included) can throw at any step; such a

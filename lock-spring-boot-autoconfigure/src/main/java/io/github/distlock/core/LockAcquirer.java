@@ -1,0 +1,279 @@
+package io.github.distlock.core;
+
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import io.github.distlock.LockNotAcquiredException;
+import io.github.distlock.store.AcquireReply;
+import io.github.distlock.store.Acquired;
+import io.github.distlock.store.HeldByOther;
+import io.github.distlock.store.LockStore;
+import io.github.distlock.store.ReleaseNotifications;
+import io.github.distlock.store.Unknown;
+import io.github.distlock.support.LogSafe;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Gets a lock for the calling thread within its wait time. A thread goes straight to the store
+ * when nobody of this instance holds or waits for the lock; otherwise it queues as a
+ * {@link Waiter} and parks until the local holder hands the lock over, a release is announced, or
+ * its bounded, jittered re-check comes. Only the head of the queue competes in the store.
+ */
+final class LockAcquirer {
+
+	private static final Log logger = LogFactory.getLog(LockAcquirer.class);
+
+	/** Fallback re-check of a waiter when releases are announced. */
+	private static final long SUBSCRIBED_RECHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+	/** Re-check of a waiter when no release announcements can be received. */
+	private static final long UNSUBSCRIBED_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+	private final LockStore store;
+
+	private final ReleaseNotifications releases;
+
+	private final OwnerTokens tokens;
+
+	private final LockRenewer renewer;
+
+	private final LockReleaser releaser;
+
+	private final long leaseNanos;
+
+	private final BooleanSupplier stopped;
+
+	LockAcquirer(LockStore store, ReleaseNotifications releases, OwnerTokens tokens, LockRenewer renewer,
+			LockReleaser releaser, long leaseNanos, BooleanSupplier stopped) {
+		this.store = store;
+		this.releases = releases;
+		this.tokens = tokens;
+		this.renewer = renewer;
+		this.releaser = releaser;
+		this.leaseNanos = leaseNanos;
+		this.stopped = stopped;
+	}
+
+	/**
+	 * Acquires the lock of {@code entry} for the calling thread.
+	 * @param fixedLeaseNanos a fixed lease, or 0 for an auto-renewed one
+	 * @return the hold, or {@code null} if the wait time passed
+	 * @throws LockNotAcquiredException when interrupted or when the service shut down meanwhile
+	 */
+	@Nullable HeldLock acquire(LockEntry entry, Duration waitTime, long fixedLeaseNanos) {
+		long deadline = System.nanoTime() + saturatedNanos(waitTime);
+		long holderTtlMillis = -1;
+		if (entry.isFree()) {
+			Attempt attempt = attempt(entry, fixedLeaseNanos);
+			if (attempt.held != null) {
+				return attempt.held;
+			}
+			holderTtlMillis = attempt.holderTtlMillis;
+		}
+		if (System.nanoTime() - deadline >= 0) {
+			return null;
+		}
+		Waiter waiter = new Waiter(Thread.currentThread(), fixedLeaseNanos);
+		entry.enqueue(waiter);
+		boolean interrupted = false;
+		try {
+			// Subscribed before the next attempt, so a release after that attempt is never missed.
+			boolean subscribed = this.releases.ensureActive(deadline);
+			while (true) {
+				if (waiter.state() == Waiter.State.GRANTED) {
+					HeldLock granted = waiter.granted();
+					if (interrupted) {
+						// Interrupted while the lock was handed over: give it back, report the interrupt.
+						// (tryLock leaves the entry for this thread; releaseOutermost does not.)
+						granted.dropHolds();
+						this.releaser.releaseOutermost(granted, Duration.ZERO);
+						throw Interrupts.restoreFlagAndFail(entry.lockId);
+					}
+					return granted;
+				}
+				if (!interrupted && !this.stopped.getAsBoolean() && entry.isHead(waiter) && !entry.hasLiveHolder()
+						&& waiter.transition(Waiter.State.WAITING, Waiter.State.ATTEMPTING)) {
+					Attempt attempt;
+					try {
+						attempt = attempt(entry, fixedLeaseNanos);
+					}
+					catch (Throwable ex) {
+						// Straight from ATTEMPTING to CANCELLED: never WAITING again, so no releaser can
+						// pick this thread for a hand-over while the failure propagates.
+						entry.cancelAttempt(waiter);
+						throw ex;
+					}
+					if (attempt.held != null) {
+						// Never WAITING again, so no releaser can pick it for a hand-over meanwhile.
+						waiter.transition(Waiter.State.ATTEMPTING, Waiter.State.ACQUIRED);
+						entry.dequeue(waiter);
+						return attempt.held;
+					}
+					waiter.transition(Waiter.State.ATTEMPTING, Waiter.State.WAITING);
+					holderTtlMillis = attempt.holderTtlMillis;
+				}
+				long now = System.nanoTime();
+				if (interrupted || this.stopped.getAsBoolean() || now - deadline >= 0) {
+					if (entry.cancel(waiter)) {
+						if (interrupted) {
+							throw Interrupts.restoreFlagAndFail(entry.lockId);
+						}
+						if (this.stopped.getAsBoolean()) {
+							throw new LockNotAcquiredException(entry.lockId, "The LockService shut down while waiting for lock '"
+									+ LogSafe.text(entry.lockId) + "'");
+						}
+						return null;
+					}
+					// A hand-over to this waiter is in flight; its outcome arrives within one round trip.
+					waiter.park(TimeUnit.MILLISECONDS.toNanos(10));
+					continue;
+				}
+				waiter.park(Math.min(deadline - now, recheckNanos(holderTtlMillis, subscribed)));
+				holderTtlMillis = -1;
+				if (Thread.interrupted()) {
+					interrupted = true;
+				}
+				if (!subscribed) {
+					subscribed = this.releases.ensureActive(System.nanoTime());
+				}
+			}
+		}
+		catch (Throwable ex) {
+			abandon(entry, waiter, ex);
+			throw ex;
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	/**
+	 * A waiter leaves with an exception or error: it leaves the queue (the next one moves up), and
+	 * a lock handed to it meanwhile is released again, so nothing is granted to a thread that left.
+	 */
+	private void abandon(LockEntry entry, Waiter waiter, Throwable failure) {
+		boolean interrupted = Thread.interrupted();
+		try {
+			while (!entry.cancel(waiter) && !entry.cancelAttempt(waiter)) {
+				Waiter.State state = waiter.state();
+				if (state == Waiter.State.GRANTED) {
+					HeldLock granted = waiter.granted();
+					if (granted != null && entry.isUnreleased(granted)) {
+						granted.dropHolds();
+						try {
+							this.releaser.releaseOutermost(granted, Duration.ZERO);
+						}
+						catch (RuntimeException ex) {
+							failure.addSuppressed(ex);
+						}
+					}
+					return;
+				}
+				if (state != Waiter.State.GRANTING) {
+					// Cancelled already, or acquired and then failed: nothing is queued or held for it.
+					return;
+				}
+				// A hand-over to this waiter is in flight; its outcome arrives within one round trip.
+				waiter.park(TimeUnit.MILLISECONDS.toNanos(10));
+			}
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	/**
+	 * One acquire round trip. An acquire whose reply arrives after the lease would already have run
+	 * out counts as not acquired and is undone.
+	 */
+	private Attempt attempt(LockEntry entry, long fixedLeaseNanos) {
+		long lease = (fixedLeaseNanos > 0) ? fixedLeaseNanos : this.leaseNanos;
+		String owner = this.tokens.next();
+		long sentAt = System.nanoTime();
+		AcquireReply reply;
+		try {
+			reply = this.store.acquire(entry.key, owner, LockReleaser.toMillis(lease));
+		}
+		catch (RuntimeException ex) {
+			throw failed(entry, owner, ex);
+		}
+		catch (Error ex) {
+			// The command may still be applied after we gave up: remove it if so.
+			this.releaser.releaseLater(entry.key, owner);
+			throw ex;
+		}
+		if (reply instanceof Unknown unknown) {
+			throw failed(entry, owner, unknown.cause());
+		}
+		if (reply instanceof HeldByOther other) {
+			return new Attempt(null, other.remainingLeaseMillis());
+		}
+		long fencingToken = ((Acquired) reply).fencingToken();
+		if (System.nanoTime() - sentAt >= lease) {
+			this.releaser.releaseLater(entry.key, owner);
+			if (logger.isDebugEnabled()) {
+				logger.debug("Acquired lock '" + LogSafe.text(entry.lockId) + "' only after its lease had run out; undone");
+			}
+			return new Attempt(null, 0);
+		}
+		HeldLock held = new HeldLock(entry, owner, fencingToken, Thread.currentThread(), lease, fixedLeaseNanos == 0,
+				sentAt);
+		entry.acquiredFromRedis(held);
+		if (!this.releaser.startHolding(held)) {
+			throw new LockNotAcquiredException(entry.lockId, "The LockService shut down while lock '"
+					+ LogSafe.text(entry.lockId) + "' was being acquired");
+		}
+		if (logger.isDebugEnabled()) {
+			logger.debug("Acquired lock '" + LogSafe.text(entry.lockId) + "', fencing token " + fencingToken);
+		}
+		return new Attempt(held, -1);
+	}
+
+	/**
+	 * An acquire that failed or whose outcome is unknown: the command may still be applied after we
+	 * gave up, so the lock is released (owner-checked) off this thread if so.
+	 * @return what to throw: the failure, or the interrupt that made the client stop waiting
+	 */
+	private RuntimeException failed(LockEntry entry, String owner, RuntimeException failure) {
+		this.releaser.releaseLater(entry.key, owner);
+		if (Thread.currentThread().isInterrupted() || Interrupts.isCause(failure)) {
+			LockNotAcquiredException interrupted = Interrupts.restoreFlagAndFail(entry.lockId);
+			interrupted.addSuppressed(failure);
+			return interrupted;
+		}
+		return failure;
+	}
+
+	private static long recheckNanos(long holderTtlMillis, boolean subscribed) {
+		ThreadLocalRandom random = ThreadLocalRandom.current();
+		long bound = subscribed ? SUBSCRIBED_RECHECK_NANOS : UNSUBSCRIBED_RECHECK_NANOS;
+		long delay = bound / 2 + random.nextLong(bound / 2 + 1);
+		if (holderTtlMillis >= 0) {
+			// The holder's lease ends then at the latest, and a holder that died announces nothing.
+			long untilExpiry = TimeUnit.MILLISECONDS.toNanos(holderTtlMillis);
+			delay = Math.min(delay, untilExpiry + random.nextLong(untilExpiry / 10 + 1) + 100_000);
+		}
+		return delay;
+	}
+
+	private static long saturatedNanos(Duration duration) {
+		try {
+			return Math.min(duration.toNanos(), Long.MAX_VALUE / 4);
+		}
+		catch (ArithmeticException ex) {
+			return Long.MAX_VALUE / 4;
+		}
+	}
+
+	private record Attempt(@Nullable HeldLock held, long holderTtlMillis) {
+	}
+
+}

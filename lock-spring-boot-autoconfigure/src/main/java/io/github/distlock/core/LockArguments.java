@@ -1,0 +1,51 @@
+package io.github.distlock.core;
+
+import java.time.Duration;
+
+import io.github.distlock.support.LogSafe;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The checks of what callers pass to the engine, each failing with a message that names the
+ * argument, the lock and the value.
+ */
+final class LockArguments {
+
+	private static final Duration MIN_LEASE = Duration.ofMillis(1);
+
+	private LockArguments() {
+	}
+
+	static void check(String lockId, Duration waitTime, @Nullable Duration leaseTime) {
+		checkLockId(lockId);
+		if (waitTime == null || waitTime.isNegative()) {
+			throw new IllegalArgumentException("waitTime of lock '" + LogSafe.text(lockId)
+					+ "' must not be null or negative, but was " + waitTime);
+		}
+		if (leaseTime != null && leaseTime.compareTo(MIN_LEASE) < 0) {
+			throw new IllegalArgumentException("leaseTime of lock '" + LogSafe.text(lockId)
+					+ "' must be at least 1ms (or null for an auto-renewed lease), but was " + leaseTime);
+		}
+	}
+
+	static void checkLockId(String lockId) {
+		if (lockId == null || lockId.isEmpty()) {
+			throw new IllegalArgumentException("lockId must not be null or empty");
+		}
+	}
+
+	/**
+	 * The new lease of {@link io.github.distlock.LockHandle#extend(Duration)}: at least 1 ms, and
+	 * at least 3 ms for an auto-renewed lock, which is renewed every third of it.
+	 */
+	static void checkExtendedLease(HeldLock held, Duration leaseTime) {
+		Duration least = Duration.ofMillis(held.autoRenewed ? 3 : 1);
+		if (leaseTime == null || leaseTime.compareTo(least) < 0) {
+			throw new IllegalArgumentException("leaseTime to extend lock '" + LogSafe.text(held.entry.lockId)
+					+ "' with must be at least " + least.toMillis() + "ms"
+					+ (held.autoRenewed ? " for an auto-renewed lock (renewed every third of it)" : "") + ", but was "
+					+ leaseTime);
+		}
+	}
+
+}

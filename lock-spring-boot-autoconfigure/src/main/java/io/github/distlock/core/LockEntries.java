@@ -1,0 +1,82 @@
+package io.github.distlock.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The {@link LockEntry} of every lock id this instance holds or waits for, by store key. An entry
+ * exists while a thread uses it (trying to lock or holding) and is dropped when the last one
+ * leaves, so an idle instance tracks nothing.
+ */
+final class LockEntries {
+
+	private final ConcurrentHashMap<String, LockEntry> entries = new ConcurrentHashMap<>();
+
+	/**
+	 * The calling thread starts using the lock: its entry, created if needed.
+	 * @param key the store key
+	 * @param lockId the lock id
+	 * @return the entry, to {@link #leave} when done
+	 */
+	LockEntry enter(String key, String lockId) {
+		return this.entries.compute(key, (k, existing) -> {
+			LockEntry entry = (existing != null) ? existing : new LockEntry(k, lockId);
+			entry.enter();
+			return entry;
+		});
+	}
+
+	/** A thread that {@linkplain #enter entered} is done; the last one drops the entry. */
+	void leave(LockEntry entry) {
+		this.entries.computeIfPresent(entry.key, (k, existing) -> (existing == entry && existing.leave()) ? null
+				: existing);
+	}
+
+	/** The store announced the release of {@code key}: wakes the first local waiter, if any. */
+	void releaseAnnounced(String key) {
+		LockEntry entry = this.entries.get(key);
+		if (entry != null) {
+			entry.signalHead();
+		}
+	}
+
+	Collection<LockEntry> all() {
+		return this.entries.values();
+	}
+
+	int size() {
+		return this.entries.size();
+	}
+
+	/** A snapshot of the locks held now, one per lock id. */
+	List<HeldLockInfo> heldLocks() {
+		List<HeldLockInfo> held = new ArrayList<>();
+		long now = System.nanoTime();
+		Instant wallNow = Instant.now();
+		for (LockEntry entry : this.entries.values()) {
+			HeldLock holder = entry.holder();
+			if (holder != null && holder.isHeld()) {
+				held.add(new HeldLockInfo(entry.lockId, holder.fencingToken,
+						wallNow.minusNanos(now - holder.acquiredAtNanos), Duration.ofNanos(holder.remainingNanos()),
+						holder.depth(), holder.autoRenewed, holder.renewalFailing, holder.name));
+			}
+		}
+		return held;
+	}
+
+	/** Whether the last renewal of any held lock failed. */
+	boolean isRenewalFailing() {
+		for (LockEntry entry : this.entries.values()) {
+			HeldLock holder = entry.holder();
+			if (holder != null && holder.isHeld() && holder.renewalFailing) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+}

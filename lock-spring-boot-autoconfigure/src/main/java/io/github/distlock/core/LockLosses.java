@@ -1,0 +1,92 @@
+package io.github.distlock.core;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.github.distlock.LockLostEvent;
+import io.github.distlock.LockLostException;
+import io.github.distlock.support.LogSafe;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+
+/**
+ * How a lost lock is signalled, written once: counted once, logged in one INFO line (id, name and
+ * reason, never the owner token), published as a {@link LockLostEvent} when renewal or extend
+ * finds it, and thrown as a {@link LockLostException} to the holder when it closes or re-enters it.
+ */
+final class LockLosses {
+
+	/** Why a release found the lock gone. */
+	static final String AT_RELEASE = "the lock key had expired or was owned by another instance at release";
+
+	private static final Log logger = LogFactory.getLog(LockLosses.class);
+
+	private final Object eventSource;
+
+	private final LockLostPublisher events;
+
+	private final AtomicLong count = new AtomicLong();
+
+	/**
+	 * @param eventSource the source of the published events: the lock service
+	 * @param events publishes the events off the thread that found the loss
+	 */
+	LockLosses(Object eventSource, LockLostPublisher events) {
+		this.eventSource = eventSource;
+		this.events = events;
+	}
+
+	/** Locks found lost since startup. */
+	long count() {
+		return this.count.get();
+	}
+
+	/**
+	 * Renewal or extend found the lock gone while its holder still works: marks it lost (once),
+	 * wakes the next local waiter and publishes the event.
+	 */
+	void lost(HeldLock held, String reason) {
+		if (held.markLost(reason)) {
+			this.count.incrementAndGet();
+			log(held, reason);
+			held.entry.signalHead();
+			// Never on the thread that found the loss (a renewal thread, or the holder's in extend).
+			this.events.publish(new LockLostEvent(this.eventSource, held.entry.lockId, held.fencingToken, reason));
+		}
+	}
+
+	/**
+	 * A loss that only the release found (e.g. a fixed lease ran out): counted and logged once.
+	 * @return the exception for the holder
+	 */
+	LockLostException lostAtRelease(HeldLock held, String reason) {
+		this.count.incrementAndGet();
+		log(held, reason);
+		return lostBeforeRelease(held, reason);
+	}
+
+	/**
+	 * The exception for a holder closing a lock already counted as lost.
+	 */
+	static LockLostException lostBeforeRelease(HeldLock held, @Nullable String reason) {
+		return new LockLostException(held.entry.lockId,
+				"Lock '" + LogSafe.text(held.entry.lockId) + "' was lost before it was released: " + reason);
+	}
+
+	/**
+	 * The exception for a holder locking again a lock it lost meanwhile.
+	 */
+	static LockLostException lostBeforeReentry(HeldLock held) {
+		return new LockLostException(held.entry.lockId, "Lock '" + LogSafe.text(held.entry.lockId)
+				+ "' was lost while this thread held it (" + held.lostReason() + "); it cannot be re-entered");
+	}
+
+	/** The one INFO line per lost lock; never the owner token. */
+	private static void log(HeldLock held, String reason) {
+		String name = held.name;
+		logger.info("Lost lock '" + LogSafe.text(held.entry.lockId) + "'"
+				+ ((name != null) ? " (name '" + LogSafe.text(name) + "')" : "") + ": " + reason);
+	}
+
+}

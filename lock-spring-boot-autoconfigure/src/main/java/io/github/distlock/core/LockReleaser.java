@@ -1,0 +1,327 @@
+package io.github.distlock.core;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+import io.github.distlock.store.Acquired;
+import io.github.distlock.store.ExtendReply;
+import io.github.distlock.store.Extended;
+import io.github.distlock.store.HandOverReply;
+import io.github.distlock.store.LockStore;
+import io.github.distlock.store.NotOwned;
+import io.github.distlock.store.ReleaseReply;
+import io.github.distlock.store.Released;
+import io.github.distlock.store.Unknown;
+import io.github.distlock.support.LogSafe;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.core.NestedExceptionUtils;
+
+/**
+ * Ends the outermost hold of a lock: keeps it for its minimum hold time, hands it to the next
+ * local waiter without freeing it in the store, or releases it, each owner-checked and carried
+ * out although the holder gets interrupted. When the store's answer is unknown the lock expires
+ * with its lease, which is logged, not thrown: the protected work is done and must not look
+ * failed.
+ */
+final class LockReleaser {
+
+	/**
+	 * Local hand-overs allowed in a row while a waiter of another instance is known to wait; then
+	 * the lock is freed so that it gets its turn. Bounds cross-instance unfairness to a few
+	 * critical sections.
+	 */
+	private static final int MAX_HAND_OVERS_WHILE_CONTENDED = 8;
+
+	private static final Log logger = LogFactory.getLog(LockReleaser.class);
+
+	private final LockStore store;
+
+	private final OwnerTokens tokens;
+
+	private final LockRenewer renewer;
+
+	private final LockLosses losses;
+
+	private final DetachedCommands detached;
+
+	private final long leaseNanos;
+
+	private final BooleanSupplier stopped;
+
+	LockReleaser(LockStore store, OwnerTokens tokens, LockRenewer renewer, LockLosses losses, DetachedCommands detached,
+			long leaseNanos, BooleanSupplier stopped) {
+		this.store = store;
+		this.tokens = tokens;
+		this.renewer = renewer;
+		this.losses = losses;
+		this.detached = detached;
+		this.leaseNanos = leaseNanos;
+		this.stopped = stopped;
+	}
+
+	/**
+	 * Starts renewing a lock just acquired or handed over, the entry already naming it as holder,
+	 * unless the service shut down meanwhile: {@link LockEngine#destroy()} may have looked at the
+	 * entry before, so the lock is released here (owner-checked) and not granted.
+	 * @return {@code false} if the lock was undone because the service shut down
+	 */
+	boolean startHolding(HeldLock held) {
+		RuntimeException failure = null;
+		if (held.autoRenewed) {
+			try {
+				this.renewer.start(held);
+			}
+			catch (RuntimeException ex) {
+				// A RejectedExecutionException from a renewer closed by destroy().
+				failure = ex;
+			}
+		}
+		// Read after the holder was set, and destroy() sets closed before it reads the holders:
+		// if this sees the service open, destroy() sees this lock and releases it.
+		if (failure == null && !this.stopped.getAsBoolean()) {
+			return true;
+		}
+		if (held.markLost("released when the LockService shut down")) {
+			releaseQuietly(held.entry.key, held.ownerToken);
+		}
+		held.entry.holdClosed(held);
+		held.entry.holderGone(held);
+		if (failure != null && !this.stopped.getAsBoolean()) {
+			throw failure;
+		}
+		return false;
+	}
+
+	/**
+	 * Releases {@code held} for good (its outermost hold was closed).
+	 * @throws io.github.distlock.LockLostException when the lock turns out lost
+	 */
+	void releaseOutermost(HeldLock held, Duration minHoldTime) {
+		LockEntry entry = held.entry;
+		boolean inLease = held.isHeld();
+		// Lost meanwhile (renewal or shutdown): the hold stays lost, and that loss was reported.
+		boolean released = held.markReleased();
+		boolean lossReported = !released;
+		entry.holdClosed(held);
+		String lostReason = (inLease && released) ? null : held.lostReason();
+		if (lostReason != null) {
+			// Remove our key if it is still ours; never anyone else's.
+			releaseQuietly(entry.key, held.ownerToken);
+			entry.holderGone(held);
+			throw lossReported ? LockLosses.lostBeforeRelease(held, lostReason)
+					: this.losses.lostAtRelease(held, lostReason);
+		}
+		long keepNanos = minHoldTime.toNanos() - (System.nanoTime() - held.acquiredAtNanos);
+		if (keepNanos > 0) {
+			keepForMinimumHold(held, keepMillis(keepNanos));
+			return;
+		}
+		Waiter next = entry.pickForHandOver();
+		if (next != null) {
+			handOver(held, next);
+			return;
+		}
+		ReleaseReply reply;
+		try {
+			reply = despiteInterrupts(() -> this.store.release(entry.key, held.ownerToken), () -> {
+				// Whether the interrupted release was applied is unknown: a repeat finding nothing is no loss.
+				ReleaseReply repeated = this.store.release(entry.key, held.ownerToken);
+				return (repeated instanceof Unknown) ? repeated : Released.INSTANCE;
+			});
+		}
+		finally {
+			entry.holderGone(held);
+		}
+		if (reply instanceof Unknown unknown) {
+			expiresWithItsLease(entry, unknown);
+			return;
+		}
+		if (reply instanceof NotOwned) {
+			throw this.losses.lostAtRelease(held, LockLosses.AT_RELEASE);
+		}
+		if (logger.isDebugEnabled()) {
+			logger.debug("Released lock '" + LogSafe.text(entry.lockId) + "'");
+		}
+	}
+
+	/** The lock stays until its minimum hold time is over, then expires. */
+	private void keepForMinimumHold(HeldLock held, long keepMillis) {
+		LockEntry entry = held.entry;
+		Supplier<Boolean> expire = () -> {
+			ExtendReply reply = this.store.extend(entry.key, held.ownerToken, keepMillis);
+			if (reply instanceof Unknown unknown) {
+				// As thrown before the store SPI: the caller sees the failure, the lease bounds the lock.
+				throw unknown.cause();
+			}
+			return reply instanceof Extended;
+		};
+		boolean owned;
+		// After a renewal in flight, never before: its longer lease would outlast the minimum hold.
+		held.lockLeaseUninterruptibly();
+		try {
+			owned = despiteInterrupts(expire, expire);
+		}
+		finally {
+			held.unlockLease();
+		}
+		entry.holderGone(held);
+		if (!owned) {
+			throw this.losses.lostAtRelease(held, LockLosses.AT_RELEASE);
+		}
+		if (logger.isDebugEnabled()) {
+			logger.debug("Released lock '" + LogSafe.text(entry.lockId) + "'; it expires after its minimum hold time");
+		}
+	}
+
+	/**
+	 * Hands the lock to a waiter of this instance in one round trip, without freeing it in the store.
+	 */
+	private void handOver(HeldLock held, Waiter next) {
+		LockEntry entry = held.entry;
+		long lease = (next.fixedLeaseNanos > 0) ? next.fixedLeaseNanos : this.leaseNanos;
+		String newOwner = this.tokens.next();
+		boolean mayStayLocal = entry.handOversSinceRedis() < MAX_HAND_OVERS_WHILE_CONTENDED;
+		long sentAt = System.nanoTime();
+		HandOverReply reply;
+		try {
+			reply = despiteInterrupts(
+					() -> this.store.handOver(entry.key, held.ownerToken, newOwner, toMillis(lease), mayStayLocal), () -> {
+						// The interrupted hand-over may or may not have been applied: free the lock either way,
+						// as if released instead; the waiter then competes for it.
+						ReleaseReply successor = this.store.release(entry.key, newOwner);
+						if (successor instanceof Unknown unknown) {
+							return unknown;
+						}
+						ReleaseReply own = this.store.release(entry.key, held.ownerToken);
+						return (own instanceof Unknown unknown) ? unknown : Released.INSTANCE;
+					});
+		}
+		catch (RuntimeException ex) {
+			handOverFailed(held, next, newOwner);
+			throw ex;
+		}
+		if (reply instanceof Acquired acquired && System.nanoTime() - sentAt < lease) {
+			HeldLock successor = new HeldLock(entry, newOwner, acquired.fencingToken(), next.thread, lease,
+					next.fixedLeaseNanos == 0, sentAt);
+			entry.handedOver(successor);
+			boolean started;
+			try {
+				started = startHolding(successor);
+			}
+			catch (RuntimeException ex) {
+				entry.holderGone(held);
+				entry.handOverFailed(next);
+				throw ex;
+			}
+			if (!started) {
+				// Undone: the service shut down. The waiter sees that and gives up.
+				entry.holderGone(held);
+				entry.handOverFailed(next);
+				return;
+			}
+			next.grant(successor);
+			if (logger.isDebugEnabled()) {
+				logger.debug("Released lock '" + LogSafe.text(entry.lockId) + "' to a waiting thread of this instance");
+			}
+			return;
+		}
+		if (reply instanceof Unknown unknown) {
+			handOverFailed(held, next, newOwner);
+			expiresWithItsLease(entry, unknown);
+			return;
+		}
+		if (reply instanceof Acquired) {
+			// Handed over only after the new lease had run out.
+			releaseLater(entry.key, newOwner);
+		}
+		entry.holderGone(held);
+		entry.handOverFailed(next);
+		if (reply instanceof NotOwned) {
+			throw this.losses.lostAtRelease(held, LockLosses.AT_RELEASE);
+		}
+	}
+
+	/** The successor did not get the lock: its owner token is cleaned up, the waiter competes. */
+	private void handOverFailed(HeldLock held, Waiter next, String newOwner) {
+		releaseLater(held.entry.key, newOwner);
+		held.entry.holderGone(held);
+		held.entry.handOverFailed(next);
+	}
+
+	private static void expiresWithItsLease(LockEntry entry, Unknown unknown) {
+		logger.warn("Could not release lock '" + LogSafe.text(entry.lockId) + "'; it expires with its lease: "
+				+ withCause(unknown.cause()));
+	}
+
+	/**
+	 * Runs a release-path command to its end although the calling thread gets interrupted. A store
+	 * client may stop waiting for the reply of an interrupted thread (Lettuce does), while the
+	 * command may still be applied; so after such a failure {@code repeat}, which must be safe
+	 * whatever the first command did, runs on a thread nobody interrupts and is waited for
+	 * uninterruptibly (interrupts can come faster than round trips). The caller's interrupt is kept.
+	 */
+	private <T> T despiteInterrupts(Supplier<T> command, Supplier<T> repeat) {
+		try {
+			T reply = command.get();
+			if (!(reply instanceof Unknown unknown) || !interruptedBy(unknown.cause())) {
+				return reply;
+			}
+		}
+		catch (RuntimeException ex) {
+			if (!interruptedBy(ex)) {
+				throw ex;
+			}
+		}
+		try {
+			return this.detached.call(repeat);
+		}
+		finally {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/** The flag is checked and the cause too: exception translation does not always keep the flag. */
+	private static boolean interruptedBy(RuntimeException failure) {
+		return Thread.currentThread().isInterrupted() || Interrupts.isCause(failure);
+	}
+
+	/** Clean-up after an ambiguous command, off the caller's thread. */
+	void releaseLater(String key, String owner) {
+		this.detached.execute(() -> releaseQuietly(key, owner));
+	}
+
+	/** An owner-checked release whose failure only the lease covers. */
+	void releaseQuietly(String key, String owner) {
+		try {
+			if (this.store.release(key, owner) instanceof Unknown unknown) {
+				logger.debug("Owner-checked clean-up of a lost lock failed; it expires with its lease", unknown.cause());
+			}
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Owner-checked clean-up of a lost lock failed; it expires with its lease", ex);
+		}
+	}
+
+	/** The failure with its most specific cause, e.g. the store's error reply a client wraps. */
+	private static String withCause(RuntimeException failure) {
+		Throwable root = NestedExceptionUtils.getMostSpecificCause(failure);
+		return (root != failure) ? failure + " (" + root.getMessage() + ")" : failure.toString();
+	}
+
+	/**
+	 * The rest of a minimum hold time in whole milliseconds, rounded up: the lock is never freed
+	 * earlier than asked.
+	 */
+	static long keepMillis(long keepNanos) {
+		return -Math.floorDiv(-keepNanos, 1_000_000L);
+	}
+
+	static long toMillis(long nanos) {
+		return Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos));
+	}
+
+}

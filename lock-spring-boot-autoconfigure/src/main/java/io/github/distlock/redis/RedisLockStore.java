@@ -1,0 +1,200 @@
+package io.github.distlock.redis;
+
+import java.time.Duration;
+
+import io.github.distlock.store.AcquireReply;
+import io.github.distlock.store.Acquired;
+import io.github.distlock.store.ExtendReply;
+import io.github.distlock.store.Extended;
+import io.github.distlock.store.HandOverReply;
+import io.github.distlock.store.HeldByOther;
+import io.github.distlock.store.LockStore;
+import io.github.distlock.store.NotOwned;
+import io.github.distlock.store.ReleaseListener;
+import io.github.distlock.store.ReleaseNotifications;
+import io.github.distlock.store.ReleaseReply;
+import io.github.distlock.store.Released;
+import io.github.distlock.store.Unknown;
+
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * The locks in one Redis (standalone, or a master with replicas behind Sentinel), one atomic Lua
+ * script per operation (see {@link LockScripts}), with releases of contended locks announced on
+ * one pub/sub channel.
+ * <p>
+ * A lock id becomes the key {@code <prefix>{<encoded id>}} (see {@link LockKeys}); its last fencing
+ * token lives next to it in {@code <key>:fence} for the fencing retention, and the channel is
+ * {@code <prefix>released}. Fencing tokens come from the server's clock
+ * ({@code max(TIME in microseconds, last + 1)}).
+ * <p>
+ * A command fails with {@link Unknown} when Redis cannot be reached, times out, answers an error
+ * meaning it cannot write for now ({@code LOADING BUSY READONLY MASTERDOWN TRYAGAIN CLUSTERDOWN
+ * OOM}), or when the calling thread was interrupted while waiting for the reply; any other failure
+ * (for example an ACL's {@code NOPERM}) is thrown as Spring's {@code DataAccessException}.
+ */
+public final class RedisLockStore implements LockStore {
+
+	/** Lock id and owner of {@link #verify()}: owner tokens are hexadecimal, never this. */
+	private static final String PROBE_LOCK_ID = "distlock.script-probe";
+
+	private static final String PROBE_OWNER = "probe";
+
+	private final StringRedisTemplate redis;
+
+	private final LockKeys keys;
+
+	private final RedisLockCommands commands;
+
+	/**
+	 * A store with the key prefix and fencing retention of {@code settings} (its lease time is the
+	 * engine's business).
+	 * @param redis the template of the Redis holding the locks
+	 * @param settings the settings
+	 */
+	public RedisLockStore(StringRedisTemplate redis, RedisLockSettings settings) {
+		this(redis, settings.keyPrefix(), settings.fencingRetention());
+	}
+
+	/**
+	 * A store on {@code redis}.
+	 * @param redis the template of the Redis holding the locks
+	 * @param keyPrefix prefix of every key and channel the store writes; non-empty, no braces
+	 * @param fencingRetention how long the last fencing token of a lock is kept after its last
+	 * acquisition, at least 1 ms
+	 */
+	public RedisLockStore(StringRedisTemplate redis, String keyPrefix, Duration fencingRetention) {
+		if (redis == null) {
+			throw new IllegalArgumentException("redis must not be null");
+		}
+		if (keyPrefix == null) {
+			throw new IllegalArgumentException("keyPrefix must not be null");
+		}
+		if (fencingRetention == null || fencingRetention.compareTo(Duration.ofMillis(1)) < 0) {
+			throw new IllegalArgumentException("fencingRetention must be at least 1ms, but was " + fencingRetention);
+		}
+		this.redis = redis;
+		this.keys = new LockKeys(keyPrefix);
+		this.commands = new RedisLockCommands(redis, this.keys.releaseChannel(), fencingRetention.toMillis());
+	}
+
+	@Override
+	public String key(String lockId) {
+		return this.keys.lockKey(lockId);
+	}
+
+	@Override
+	public AcquireReply acquire(String key, String owner, long leaseMillis) {
+		long reply;
+		try {
+			reply = this.commands.acquire(key, owner, leaseMillis);
+		}
+		catch (RuntimeException ex) {
+			return unknownOrThrow(ex);
+		}
+		return (reply > 0) ? new Acquired(reply) : new HeldByOther(Math.max(0, -1 - reply));
+	}
+
+	@Override
+	public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal) {
+		long reply;
+		try {
+			reply = this.commands.handOver(key, owner, newOwner, leaseMillis, mayStayLocal);
+		}
+		catch (RuntimeException ex) {
+			return unknownOrThrow(ex);
+		}
+		if (reply > 0) {
+			return new Acquired(reply);
+		}
+		return (reply == -1) ? Released.INSTANCE : NotOwned.INSTANCE;
+	}
+
+	@Override
+	public ReleaseReply release(String key, String owner) {
+		try {
+			return this.commands.release(key, owner) ? Released.INSTANCE : NotOwned.INSTANCE;
+		}
+		catch (RuntimeException ex) {
+			return unknownOrThrow(ex);
+		}
+	}
+
+	@Override
+	public ExtendReply extend(String key, String owner, long leaseMillis) {
+		try {
+			return this.commands.expire(key, owner, leaseMillis) ? Extended.INSTANCE : NotOwned.INSTANCE;
+		}
+		catch (RuntimeException ex) {
+			return unknownOrThrow(ex);
+		}
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * One {@code PTTL}. A lock key without expiry was not written by this store (every script sets
+	 * a lease), for example one set by hand: it is held, and never runs out by itself, so the
+	 * answer is {@link Long#MAX_VALUE}.
+	 */
+	@Override
+	public long remainingLeaseMillis(String key) {
+		long ttl = this.commands.remainingMillis(key);
+		if (ttl == -1) {
+			return Long.MAX_VALUE;
+		}
+		return (ttl >= 0) ? ttl : -1;
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Runs the release script on the key of the lock id {@value #PROBE_LOCK_ID} with an owner no
+	 * token can be: one round trip that needs {@code EVALSHA} (or {@code EVAL}), the key prefix and
+	 * the release channel.
+	 * @throws org.springframework.dao.DataAccessException when the script cannot run
+	 */
+	@Override
+	public void verify() {
+		this.commands.release(this.keys.lockKey(PROBE_LOCK_ID), PROBE_OWNER);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Each call opens its own subscription to the release channel on a dedicated connection, when
+	 * the first waiter asks for it ({@link ReleaseNotifications#ensureActive}); the listener runs on
+	 * Lettuce's I/O thread. With clients other than Lettuce no subscription is made and
+	 * {@code ensureActive} answers {@code false}.
+	 */
+	@Override
+	public ReleaseNotifications subscribe(ReleaseListener listener) {
+		if (listener == null) {
+			throw new IllegalArgumentException("listener must not be null");
+		}
+		return new Subscription(new ReleaseSubscription(this.redis.getRequiredConnectionFactory(),
+				this.keys.releaseChannel(), listener::released));
+	}
+
+	private static Unknown unknownOrThrow(RuntimeException failure) {
+		if (RedisFailures.outcomeUnknown(failure)) {
+			return new Unknown(failure);
+		}
+		throw failure;
+	}
+
+	private record Subscription(ReleaseSubscription subscription) implements ReleaseNotifications {
+
+		@Override
+		public boolean ensureActive(long deadlineNanos) {
+			return this.subscription.ensureActive(deadlineNanos);
+		}
+
+		@Override
+		public void close() {
+			this.subscription.close();
+		}
+
+	}
+
+}

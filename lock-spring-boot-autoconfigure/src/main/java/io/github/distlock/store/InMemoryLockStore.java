@@ -1,0 +1,305 @@
+package io.github.distlock.store;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.jspecify.annotations.Nullable;
+
+import static io.github.distlock.store.InMemoryLockState.holder;
+import static io.github.distlock.store.InMemoryLockState.lastReleasedBy;
+import static io.github.distlock.store.InMemoryLockState.nextToken;
+import static io.github.distlock.store.InMemoryLockState.unlessForgettable;
+
+/**
+ * The locks in this JVM's memory: the {@link LockStore} contract for tests and single-JVM use. It
+ * excludes other threads and lock services sharing this store object, never other processes.
+ * <p>
+ * Behaves as the Redis store does, on a {@link Clock} you can control:
+ * <ul>
+ * <li>A lease runs out when the clock reaches its end; expiry is evaluated on each operation, so
+ * a test advances its clock instead of waiting.</li>
+ * <li>Fencing tokens are {@code max(clock in microseconds, last + 1)}; the last token of a key is
+ * kept for the fencing retention after its last acquisition, then forgotten like the Redis fencing
+ * key.</li>
+ * <li>Memory is bounded: a key nobody holds is forgotten once its fencing retention has passed
+ * (expired entries are purged at most once per second of the clock, or once per retention if
+ * shorter), so ids acquired once do not accumulate.</li>
+ * <li>Replays answer as the first execution did: an acquire finding its own owner is
+ * {@link Acquired} again with a greater token; the last releasing owner of each key is remembered
+ * (as long as the key is), so a replayed release, or a replayed hand-over that released, answers
+ * {@link Released}.</li>
+ * <li>The release of a contended lock (one whose acquire was refused since it was acquired) is
+ * announced to every open {@link #subscribe subscription}, synchronously on the releasing thread,
+ * after the release and with no lock held. Releases of uncontended locks are not announced, as in
+ * Redis. Subscriptions are active from the start until closed.</li>
+ * </ul>
+ * Thread-safe; every operation is atomic per key. Never answers {@link Unknown}.
+ */
+public final class InMemoryLockStore implements LockStore {
+
+	/** The default fencing retention, that of the Redis store ({@code distributed-lock.fencing-retention}). */
+	public static final Duration DEFAULT_FENCING_RETENTION = Duration.ofMinutes(1);
+
+	private static final long MAX_PURGE_INTERVAL_MILLIS = 1000;
+
+	private final Clock clock;
+
+	private final long fencingRetentionMillis;
+
+	private final long purgeIntervalMillis;
+
+	private final ConcurrentHashMap<String, InMemoryLockState> states = new ConcurrentHashMap<>();
+
+	private final InMemoryReleaseAnnouncer announcer = new InMemoryReleaseAnnouncer();
+
+	private final AtomicLong nextPurgeMillis;
+
+	/**
+	 * A store on the system clock with the {@link #DEFAULT_FENCING_RETENTION default fencing retention}.
+	 */
+	public InMemoryLockStore() {
+		this(Clock.systemUTC());
+	}
+
+	/**
+	 * A store on {@code clock} with the {@link #DEFAULT_FENCING_RETENTION default fencing retention}.
+	 * @param clock the clock leases run out on and fencing tokens come from
+	 */
+	public InMemoryLockStore(Clock clock) {
+		this(clock, DEFAULT_FENCING_RETENTION);
+	}
+
+	/**
+	 * A store on {@code clock}.
+	 * @param clock the clock leases run out on and fencing tokens come from
+	 * @param fencingRetention how long the last fencing token and the last releasing owner of a key
+	 * are kept after its last acquisition, at least 1 ms
+	 */
+	public InMemoryLockStore(Clock clock, Duration fencingRetention) {
+		if (clock == null) {
+			throw new IllegalArgumentException("clock must not be null");
+		}
+		if (fencingRetention == null || fencingRetention.compareTo(Duration.ofMillis(1)) < 0) {
+			throw new IllegalArgumentException("fencingRetention must be at least 1ms, but was " + fencingRetention);
+		}
+		this.clock = clock;
+		this.fencingRetentionMillis = fencingRetention.toMillis();
+		this.purgeIntervalMillis = Math.min(this.fencingRetentionMillis, MAX_PURGE_INTERVAL_MILLIS);
+		this.nextPurgeMillis = new AtomicLong(clock.millis() + this.purgeIntervalMillis);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * The lock id itself: the store has one namespace.
+	 */
+	@Override
+	public String key(String lockId) {
+		if (lockId == null || lockId.isEmpty()) {
+			throw new IllegalArgumentException("lockId must not be null or empty, but was " + lockId);
+		}
+		return lockId;
+	}
+
+	@Override
+	public AcquireReply acquire(String key, String owner, long leaseMillis) {
+		checkArguments(key, owner, leaseMillis);
+		Instant now = now();
+		Reply<AcquireReply> reply = new Reply<>();
+		this.states.compute(key, (k, state) -> {
+			String holder = holder(state, now);
+			if (holder == null) {
+				long token = nextToken(state, now);
+				reply.value = new Acquired(token);
+				return new InMemoryLockState(owner, plus(now, leaseMillis), false, token, fenceEnd(now),
+						lastReleasedBy(state, now));
+			}
+			if (holder.equals(owner)) {
+				// A replay: ours already; keeps the lease, as the Redis script does.
+				long token = nextToken(state, now);
+				reply.value = new Acquired(token);
+				return new InMemoryLockState(owner, state.leaseEndMillis(), state.contended(), token, fenceEnd(now),
+						state.releasedBy());
+			}
+			reply.value = new HeldByOther(state.leaseEndMillis() - now.toEpochMilli());
+			return state.contendedNow();
+		});
+		return reply.get();
+	}
+
+	@Override
+	public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal) {
+		checkArguments(key, owner, leaseMillis);
+		checkOwner("newOwner", newOwner);
+		Instant now = now();
+		Reply<HandOverReply> reply = new Reply<>();
+		this.states.compute(key, (k, state) -> {
+			String holder = holder(state, now);
+			if (newOwner.equals(holder)) {
+				// A replay of a hand-over that handed over.
+				long token = nextToken(state, now);
+				reply.value = new Acquired(token);
+				return new InMemoryLockState(newOwner, state.leaseEndMillis(), state.contended(), token, fenceEnd(now),
+						state.releasedBy());
+			}
+			if (!owner.equals(holder)) {
+				reply.value = owner.equals(lastReleasedBy(state, now)) ? Released.INSTANCE : NotOwned.INSTANCE;
+				return unlessForgettable(state, now);
+			}
+			if (state.contended() && !mayStayLocal) {
+				reply.value = Released.INSTANCE;
+				reply.announce = true;
+				return unlessForgettable(state.releasedNowBy(owner), now);
+			}
+			long token = nextToken(state, now);
+			reply.value = new Acquired(token);
+			return new InMemoryLockState(newOwner, plus(now, leaseMillis), state.contended(), token, fenceEnd(now),
+					state.releasedBy());
+		});
+		return announced(key, reply);
+	}
+
+	@Override
+	public ReleaseReply release(String key, String owner) {
+		checkKey(key);
+		checkOwner("owner", owner);
+		Instant now = now();
+		Reply<ReleaseReply> reply = new Reply<>();
+		this.states.compute(key, (k, state) -> {
+			String holder = holder(state, now);
+			if (owner.equals(holder)) {
+				reply.value = Released.INSTANCE;
+				reply.announce = state.contended();
+				return unlessForgettable(state.releasedNowBy(owner), now);
+			}
+			reply.value = owner.equals(lastReleasedBy(state, now)) ? Released.INSTANCE : NotOwned.INSTANCE;
+			return unlessForgettable(state, now);
+		});
+		return announced(key, reply);
+	}
+
+	@Override
+	public ExtendReply extend(String key, String owner, long leaseMillis) {
+		checkArguments(key, owner, leaseMillis);
+		Instant now = now();
+		Reply<ExtendReply> reply = new Reply<>();
+		this.states.compute(key, (k, state) -> {
+			if (owner.equals(holder(state, now))) {
+				reply.value = Extended.INSTANCE;
+				return state.withLeaseEnd(plus(now, leaseMillis));
+			}
+			reply.value = NotOwned.INSTANCE;
+			return unlessForgettable(state, now);
+		});
+		return reply.get();
+	}
+
+	@Override
+	public long remainingLeaseMillis(String key) {
+		checkKey(key);
+		Instant now = now();
+		InMemoryLockState state = this.states.get(key);
+		return (holder(state, now) != null) ? state.leaseEndMillis() - now.toEpochMilli() : -1;
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Memory is always there: never fails.
+	 */
+	@Override
+	public void verify() {
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * The subscription is active at once; {@code listener} is called on the releasing thread, and
+	 * an exception it throws is logged and does not reach the releasing caller.
+	 */
+	@Override
+	public ReleaseNotifications subscribe(ReleaseListener listener) {
+		if (listener == null) {
+			throw new IllegalArgumentException("listener must not be null");
+		}
+		return this.announcer.subscribe(listener);
+	}
+
+	/** How many keys the store remembers (held, or within their fencing retention). */
+	int keysRemembered() {
+		return this.states.size();
+	}
+
+	private Instant now() {
+		Instant now = this.clock.instant();
+		purgeIfDue(now);
+		return now;
+	}
+
+	/** Forgets the keys nobody holds whose fencing retention has passed, at most once per interval. */
+	private void purgeIfDue(Instant now) {
+		long nowMillis = now.toEpochMilli();
+		long due = this.nextPurgeMillis.get();
+		if (nowMillis < due || !this.nextPurgeMillis.compareAndSet(due, nowMillis + this.purgeIntervalMillis)) {
+			return;
+		}
+		// Entries are immutable, so each is removed only if unchanged since it was judged.
+		this.states.values().removeIf((state) -> state.forgettable(nowMillis));
+	}
+
+	private <T> T announced(String key, Reply<T> reply) {
+		if (reply.announce) {
+			this.announcer.announce(key);
+		}
+		return reply.get();
+	}
+
+	private long fenceEnd(Instant now) {
+		return plus(now, this.fencingRetentionMillis);
+	}
+
+	private static long plus(Instant now, long millis) {
+		long end = now.toEpochMilli() + millis;
+		return (end < 0) ? Long.MAX_VALUE : end;
+	}
+
+	private static void checkArguments(String key, String owner, long leaseMillis) {
+		checkKey(key);
+		checkOwner("owner", owner);
+		if (leaseMillis < 1) {
+			throw new IllegalArgumentException("leaseMillis must be at least 1, but was " + leaseMillis);
+		}
+	}
+
+	private static void checkKey(String key) {
+		if (key == null || key.isEmpty()) {
+			throw new IllegalArgumentException("key must not be null or empty, but was " + key);
+		}
+	}
+
+	private static void checkOwner(String name, String owner) {
+		if (owner == null || owner.isEmpty()) {
+			throw new IllegalArgumentException(name + " must not be null or empty, but was " + owner);
+		}
+	}
+
+	/** The reply computed inside an atomic update, and whether to announce a release after it. */
+	private static final class Reply<T> {
+
+		@Nullable T value;
+
+		boolean announce;
+
+		T get() {
+			if (this.value == null) {
+				throw new IllegalStateException("No reply computed");
+			}
+			return this.value;
+		}
+
+	}
+
+}

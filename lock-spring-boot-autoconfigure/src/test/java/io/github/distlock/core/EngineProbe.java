@@ -1,0 +1,35 @@
+package io.github.distlock.core;
+
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+
+/**
+ * What tests of other packages may see of the engine's package-private classes. Lives in the
+ * engine's package (on the test class path only) instead of widening its API.
+ */
+public final class EngineProbe {
+
+	/** Length of an owner token: 32 hexadecimal characters. */
+	public static final int OWNER_TOKEN_LENGTH = OwnerTokens.LENGTH;
+
+	private EngineProbe() {
+	}
+
+	/**
+	 * Whether {@code thread} is parked in the queue of a lock: its blocker is its {@link Waiter}.
+	 * @param thread the thread
+	 * @return whether it waits as a queued waiter
+	 */
+	public static boolean isQueuedWaiter(Thread thread) {
+		return LockSupport.getBlocker(thread) instanceof Waiter;
+	}
+
+	/**
+	 * The engine's owner token source.
+	 * @return a new source of owner tokens
+	 */
+	public static Supplier<String> newOwnerTokens() {
+		return new OwnerTokens()::next;
+	}
+
+}

@@ -1,0 +1,183 @@
+package io.github.distlock.core;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+/**
+ * The bookkeeping of one lock id, without a store: the queue of local waiters, who may compete in
+ * the store, hand-overs picked and failed, the local holder, and the count of threads using it.
+ */
+class LockEntryTests {
+
+	private static final Duration BOUND = Duration.ofSeconds(10);
+
+	private final LockEntry entry = new LockEntry("distlock:{id}", "id");
+
+	@Test
+	void waitersQueueInArrivalOrderAndOnlyTheFirstIsHead() {
+		Waiter first = waiter();
+		Waiter second = waiter();
+		assertThat(this.entry.hasWaiters()).isFalse();
+		this.entry.enqueue(first);
+		this.entry.enqueue(second);
+		assertThat(this.entry.hasWaiters()).isTrue();
+		assertThat(this.entry.isHead(first)).isTrue();
+		assertThat(this.entry.isHead(second)).isFalse();
+		this.entry.dequeue(first);
+		assertThat(this.entry.isHead(second)).isTrue();
+	}
+
+	@Test
+	void aCancelledHeadLeavesTheQueueAndTheNextOneIsSignalled() {
+		Waiter first = waiter();
+		Waiter second = waiter();
+		this.entry.enqueue(first);
+		this.entry.enqueue(second);
+		assertThat(this.entry.cancel(first)).isTrue();
+		assertThat(first.state()).isEqualTo(Waiter.State.CANCELLED);
+		assertThat(this.entry.isHead(second)).isTrue();
+		// The new head was signalled (it may have to compete in the store now): its park returns at once.
+		assertReturnsAtOnce(second);
+	}
+
+	@Test
+	void aWaiterCannotCancelWhileAHandOverToItIsInFlight() {
+		Waiter waiter = waiter();
+		this.entry.enqueue(waiter);
+		assertThat(this.entry.pickForHandOver()).isSameAs(waiter);
+		assertThat(waiter.state()).isEqualTo(Waiter.State.GRANTING);
+		assertThat(this.entry.cancel(waiter)).isFalse();
+		assertThat(waiter.state()).isEqualTo(Waiter.State.GRANTING);
+	}
+
+	@Test
+	void aHandOverPicksTheHeadAndRemovesItFromTheQueue() {
+		Waiter first = waiter();
+		Waiter second = waiter();
+		this.entry.enqueue(first);
+		this.entry.enqueue(second);
+		assertThat(this.entry.pickForHandOver()).isSameAs(first);
+		assertThat(this.entry.isHead(second)).isTrue();
+		assertThat(this.entry.pickForHandOver()).isSameAs(second);
+		assertThat(this.entry.hasWaiters()).isFalse();
+		assertThat(this.entry.pickForHandOver()).isNull();
+	}
+
+	@Test
+	void aHeadAttemptingInTheStoreIsNotPickedForAHandOver() {
+		Waiter head = waiter();
+		Waiter next = waiter();
+		this.entry.enqueue(head);
+		this.entry.enqueue(next);
+		head.transition(Waiter.State.WAITING, Waiter.State.ATTEMPTING);
+		assertThat(this.entry.pickForHandOver()).isNull();
+		assertThat(this.entry.isHead(head)).isTrue();
+		assertThat(next.state()).isEqualTo(Waiter.State.WAITING);
+	}
+
+	@Test
+	void aFailedHandOverPutsTheWaiterBackAtTheFrontAndSignalsIt() {
+		Waiter first = waiter();
+		Waiter second = waiter();
+		this.entry.enqueue(first);
+		this.entry.enqueue(second);
+		Waiter picked = this.entry.pickForHandOver();
+		this.entry.handOverFailed(picked);
+		assertThat(picked.state()).isEqualTo(Waiter.State.WAITING);
+		assertThat(this.entry.isHead(first)).isTrue();
+		assertReturnsAtOnce(first);
+		// Waiting again: it may cancel now.
+		assertThat(this.entry.cancel(first)).isTrue();
+		assertThat(this.entry.isHead(second)).isTrue();
+	}
+
+	@Test
+	void aNewcomerGoesToTheStoreOnlyWithoutALiveHolderAndWithoutWaiters() {
+		assertThat(this.entry.isFree()).isTrue();
+		HeldLock held = held(TimeUnit.SECONDS.toNanos(30));
+		this.entry.acquiredFromRedis(held);
+		assertThat(this.entry.holder()).isSameAs(held);
+		assertThat(this.entry.hasLiveHolder()).isTrue();
+		assertThat(this.entry.isFree()).isFalse();
+		this.entry.holderGone(held);
+		assertThat(this.entry.holder()).isNull();
+		assertThat(this.entry.isFree()).isTrue();
+		Waiter waiter = waiter();
+		this.entry.enqueue(waiter);
+		assertThat(this.entry.isFree()).isFalse();
+	}
+
+	@Test
+	void aReleasedOrExpiredHolderIsNoLiveHolder() {
+		HeldLock released = held(TimeUnit.SECONDS.toNanos(30));
+		this.entry.acquiredFromRedis(released);
+		released.markReleased();
+		assertThat(this.entry.hasLiveHolder()).isFalse();
+		HeldLock expired = held(0);
+		this.entry.acquiredFromRedis(expired);
+		assertThat(this.entry.hasLiveHolder()).isFalse();
+		assertThat(this.entry.isFree()).isTrue();
+	}
+
+	@Test
+	void anEarlierHolderGoneDoesNotForgetItsSuccessor() {
+		HeldLock first = held(TimeUnit.SECONDS.toNanos(30));
+		HeldLock successor = held(TimeUnit.SECONDS.toNanos(30));
+		this.entry.acquiredFromRedis(first);
+		this.entry.handedOver(successor);
+		this.entry.holderGone(first);
+		assertThat(this.entry.holder()).isSameAs(successor);
+	}
+
+	@Test
+	void handOversInARowAreCountedUntilTheNextAcquisitionFromTheStore() {
+		this.entry.acquiredFromRedis(held(TimeUnit.SECONDS.toNanos(30)));
+		assertThat(this.entry.handOversSinceRedis()).isZero();
+		for (int i = 1; i <= 3; i++) {
+			this.entry.handedOver(held(TimeUnit.SECONDS.toNanos(30)));
+			assertThat(this.entry.handOversSinceRedis()).isEqualTo(i);
+		}
+		this.entry.acquiredFromRedis(held(TimeUnit.SECONDS.toNanos(30)));
+		assertThat(this.entry.handOversSinceRedis()).isZero();
+	}
+
+	@Test
+	void theEntryIsUnusedWhenEveryThreadThatEnteredLeft() {
+		this.entry.enter();
+		this.entry.enter();
+		assertThat(this.entry.leave()).isFalse();
+		this.entry.enter();
+		assertThat(this.entry.leave()).isFalse();
+		assertThat(this.entry.leave()).isTrue();
+	}
+
+	@Test
+	void signalAllWakesEveryWaiter() {
+		Waiter first = waiter();
+		Waiter second = waiter();
+		this.entry.enqueue(first);
+		this.entry.enqueue(second);
+		this.entry.signalAll();
+		assertReturnsAtOnce(first);
+		assertReturnsAtOnce(second);
+	}
+
+	private static Waiter waiter() {
+		return new Waiter(Thread.currentThread(), 0);
+	}
+
+	private HeldLock held(long leaseNanos) {
+		return new HeldLock(this.entry, "owner", 1, Thread.currentThread(), leaseNanos, false, System.nanoTime());
+	}
+
+	/** A park of a minute returns at once only if the waiter was signalled before. */
+	private static void assertReturnsAtOnce(Waiter waiter) {
+		assertTimeoutPreemptively(BOUND, () -> waiter.park(TimeUnit.SECONDS.toNanos(60)));
+	}
+
+}
