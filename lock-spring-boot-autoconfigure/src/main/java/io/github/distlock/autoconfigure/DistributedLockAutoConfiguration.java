@@ -1,5 +1,6 @@
 package io.github.distlock.autoconfigure;
 
+import io.github.distlock.EnableDistributedLock;
 import io.github.distlock.LockService;
 import io.github.distlock.observation.LockAcquireObservationConvention;
 import io.github.distlock.observation.LockHoldObservationConvention;
@@ -17,6 +18,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -32,7 +34,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 @ConditionalOnClass(StringRedisTemplate.class)
 @ConditionalOnBooleanProperty(name = "distributed-lock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DistributedLockProperties.class)
-@Import(DistributedLockInterceptionConfiguration.class)
+@Import(DistributedLockAutoConfiguration.EnableDistributedLockConfiguration.class)
 public final class DistributedLockAutoConfiguration {
 
 	/**
@@ -63,6 +65,17 @@ public final class DistributedLockAutoConfiguration {
 	@ConditionalOnSingleCandidate(RedisConnectionFactory.class)
 	MaxmemoryPolicyCheck maxmemoryPolicyCheck(RedisConnectionFactory connectionFactory) {
 		return new MaxmemoryPolicyCheck(connectionFactory);
+	}
+
+	/**
+	 * The proxy mode, unless the application chose a mode with its own
+	 * {@link EnableDistributedLock @EnableDistributedLock}.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnMissingBean(AbstractDistributedLockConfiguration.class)
+	@EnableDistributedLock
+	static class EnableDistributedLockConfiguration {
+
 	}
 
 }
