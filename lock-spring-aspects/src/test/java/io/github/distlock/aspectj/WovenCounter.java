@@ -5,7 +5,9 @@ import io.github.distlock.DistributedLock;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * Woven at compile time: {@link #increment()} reaches the locked method through {@code this}.
+ * Woven at compile time: {@link #increment()} reaches the locked method through {@code this}. The
+ * locked method is not private, so that in proxy mode (the control) the context starts and the
+ * call through {@code this} runs unlocked.
  */
 public class WovenCounter extends CounterWork {
 
@@ -19,7 +21,7 @@ public class WovenCounter extends CounterWork {
 	}
 
 	@DistributedLock(name = LOCK)
-	private void add() {
+	void add() {
 		addOne();
 	}
 

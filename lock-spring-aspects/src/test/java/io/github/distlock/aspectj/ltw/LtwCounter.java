@@ -21,7 +21,7 @@ public class LtwCounter extends CounterWork {
 	}
 
 	@DistributedLock(name = LOCK)
-	private void add() {
+	void add() {
 		addOne();
 	}
 
