@@ -81,7 +81,7 @@ class AspectJModeTests {
 	}
 
 	@Test
-	void packagePrivatePrivateFinalAndStaticMethodsAreLockedWhenCalledThroughThis() {
+	void packagePrivatePrivateFinalAndStaticMethodsAreLockedWhenCalledThroughThisAlsoOnObjectsThatAreNotBeans() {
 		aspectjMode().withBean(Inventory.class, () -> new Inventory(observer)).run((context) -> {
 			assertThat(context).hasNotFailed()
 				.doesNotHaveBean(DistributedLockAdvisor.class)
@@ -96,6 +96,9 @@ class AspectJModeTests {
 					"audit held elsewhere=true, handle=true", "books held elsewhere=true, handle=true",
 					"nightly:monday held elsewhere=true, handle=true");
 			assertThat(List.of("stock:apple", "audit", "books", "nightly:monday")).noneMatch(observer::isLocked);
+			Inventory notABean = new Inventory(observer);
+			notABean.buy("fig");
+			assertThat(notABean.seen()).containsExactly("stock:fig held elsewhere=true, handle=true");
 		});
 	}
 
