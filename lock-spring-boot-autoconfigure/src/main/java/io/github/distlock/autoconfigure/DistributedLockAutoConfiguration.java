@@ -26,8 +26,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 /**
  * Auto-configuration of distributed locks on Redis: the {@link LockService}, observed when an
  * {@link ObservationRegistry} bean exists, the
- * {@link io.github.distlock.DistributedLock @DistributedLock} interception, and the startup check
- * of Redis's {@code maxmemory-policy}.
+ * {@link io.github.distlock.DistributedLock @DistributedLock} interception (proxy mode, unless the
+ * application chose a mode with {@link EnableDistributedLock @EnableDistributedLock}), and the
+ * startup check of Redis's {@code maxmemory-policy}.
  */
 @AutoConfiguration(afterName = { "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
 		"org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration" })
