@@ -1,5 +1,6 @@
 package io.github.distlock.autoconfigure;
 
+import io.github.distlock.EnableDistributedLock;
 import io.github.distlock.LockService;
 import io.github.distlock.observation.LockAcquireObservationConvention;
 import io.github.distlock.observation.LockHoldObservationConvention;
@@ -17,6 +18,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -24,15 +26,16 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 /**
  * Auto-configuration of distributed locks on Redis: the {@link LockService}, observed when an
  * {@link ObservationRegistry} bean exists, the
- * {@link io.github.distlock.DistributedLock @DistributedLock} interception, and the startup check
- * of Redis's {@code maxmemory-policy}.
+ * {@link io.github.distlock.DistributedLock @DistributedLock} interception (proxy mode, unless the
+ * application chose a mode with {@link EnableDistributedLock @EnableDistributedLock}), and the
+ * startup check of Redis's {@code maxmemory-policy}.
  */
 @AutoConfiguration(afterName = { "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
 		"org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration" })
 @ConditionalOnClass(StringRedisTemplate.class)
 @ConditionalOnBooleanProperty(name = "distributed-lock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DistributedLockProperties.class)
-@Import(DistributedLockInterceptionConfiguration.class)
+@Import(DistributedLockAutoConfiguration.EnableDistributedLockConfiguration.class)
 public final class DistributedLockAutoConfiguration {
 
 	/**
@@ -63,6 +66,17 @@ public final class DistributedLockAutoConfiguration {
 	@ConditionalOnSingleCandidate(RedisConnectionFactory.class)
 	MaxmemoryPolicyCheck maxmemoryPolicyCheck(RedisConnectionFactory connectionFactory) {
 		return new MaxmemoryPolicyCheck(connectionFactory);
+	}
+
+	/**
+	 * The proxy mode, unless the application chose a mode with its own
+	 * {@link EnableDistributedLock @EnableDistributedLock}.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnMissingBean(AbstractDistributedLockConfiguration.class)
+	@EnableDistributedLock
+	static class EnableDistributedLockConfiguration {
+
 	}
 
 }

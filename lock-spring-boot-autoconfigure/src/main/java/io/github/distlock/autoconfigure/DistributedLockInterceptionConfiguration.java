@@ -11,6 +11,7 @@ import org.springframework.aop.config.AopConfigUtils;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
@@ -22,23 +23,18 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
 
 /**
- * The infrastructure beans behind {@link io.github.distlock.DistributedLock @DistributedLock}:
- * operation source, interceptor and advisor, picked up by the auto-proxy creator.
+ * The infrastructure beans behind {@link io.github.distlock.DistributedLock @DistributedLock} in
+ * {@link org.springframework.context.annotation.AdviceMode#PROXY PROXY} mode: operation source,
+ * interceptor and advisor, picked up by the auto-proxy creator.
  * <p>
  * The bean methods are static and take only lazy collaborators: advisors are created while
  * bean post-processors are set up, before Redis and ordinary beans should be.
  */
 @Configuration(proxyBeanMethods = false)
 @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+@ConditionalOnBooleanProperty(name = "distributed-lock.enabled", matchIfMissing = true)
 @Import(DistributedLockInterceptionConfiguration.AutoProxyRegistrar.class)
-final class DistributedLockInterceptionConfiguration {
-
-	@Bean
-	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-	@ConditionalOnMissingBean
-	static LockKeyEvaluator lockKeyEvaluator() {
-		return new LockKeyEvaluator();
-	}
+final class DistributedLockInterceptionConfiguration extends AbstractDistributedLockConfiguration {
 
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)

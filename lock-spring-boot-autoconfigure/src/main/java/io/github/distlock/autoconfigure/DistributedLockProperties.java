@@ -50,7 +50,8 @@ public class DistributedLockProperties {
 	private Duration fencingRetention = Duration.ofMinutes(1);
 
 	/**
-	 * Order of the lock advisor among other advisors on the same bean; lower runs outside.
+	 * Order of the lock advisor among other advisors on the same bean; lower runs outside. Proxy
+	 * mode only: with @EnableDistributedLock(mode = ASPECTJ) setting it fails the startup.
 	 */
 	private int order = DEFAULT_ORDER;
 

@@ -16,6 +16,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.convert.DurationStyle;
+import org.springframework.context.annotation.AdviceMode;
 import org.springframework.context.EmbeddedValueResolverAware;
 import org.springframework.core.BridgeMethodResolver;
 import org.springframework.core.DefaultParameterNameDiscoverer;
@@ -33,8 +34,14 @@ import org.springframework.util.StringValueResolver;
  * key expression, and rejects what cannot work, once per method and target class.
  * <p>
  * Every annotated method of a class is validated the first time the class is seen (when the
- * auto-proxy creator asks whether the bean needs a proxy), so a bad annotation fails the
- * application context at startup with a message naming the method and the attribute.
+ * auto-proxy creator asks whether the bean needs a proxy, or in AspectJ mode when the bean is
+ * created), so a bad annotation fails the application context at startup with a message naming
+ * the method and the attribute.
+ * <p>
+ * What can be locked depends on the {@link AdviceMode} that intercepts the calls: a proxy reaches
+ * only methods it can override (not {@code private}, {@code static} or {@code final}); AspectJ
+ * weaving reaches the execution of any method with a body, but matches only annotations on the
+ * method that runs, never ones inherited from an interface or an overridden method.
  */
 public class AnnotationLockOperationSource implements LockOperationSource, EmbeddedValueResolverAware {
 
@@ -49,6 +56,8 @@ public class AnnotationLockOperationSource implements LockOperationSource, Embed
 
 	private final LockKeyEvaluator keyEvaluator;
 
+	private final AdviceMode mode;
+
 	private final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
 
 	private final Map<MethodClassKey, Object> operations = new ConcurrentHashMap<>(256);
@@ -57,8 +66,22 @@ public class AnnotationLockOperationSource implements LockOperationSource, Embed
 
 	private @Nullable StringValueResolver valueResolver;
 
+	/**
+	 * A source for proxy-based interception.
+	 * @param keyEvaluator parses the key expressions
+	 */
 	public AnnotationLockOperationSource(LockKeyEvaluator keyEvaluator) {
+		this(keyEvaluator, AdviceMode.PROXY);
+	}
+
+	/**
+	 * A source for the given advice mode, which decides which methods can be locked.
+	 * @param keyEvaluator parses the key expressions
+	 * @param mode how calls are intercepted
+	 */
+	public AnnotationLockOperationSource(LockKeyEvaluator keyEvaluator, AdviceMode mode) {
 		this.keyEvaluator = keyEvaluator;
+		this.mode = mode;
 	}
 
 	@Override
@@ -108,11 +131,7 @@ public class AnnotationLockOperationSource implements LockOperationSource, Embed
 	}
 
 	private LockOperation parse(Method method, DistributedLock annotation) {
-		int modifiers = method.getModifiers();
-		if (Modifier.isPrivate(modifiers) || Modifier.isStatic(modifiers) || Modifier.isFinal(modifiers)) {
-			throw invalid(method, "the method is " + Modifier.toString(modifiers & (Modifier.PRIVATE | Modifier.STATIC
-					| Modifier.FINAL)) + ", so a proxy cannot intercept it and it would run without the lock");
-		}
+		checkInterceptable(method);
 		String asyncType = asyncReturnType(method.getReturnType());
 		if (asyncType != null) {
 			throw invalid(method, "it returns " + method.getReturnType().getSimpleName() + " (a " + asyncType
@@ -154,6 +173,23 @@ public class AnnotationLockOperationSource implements LockOperationSource, Embed
 		return new LockOperation(method, name, key, parameterNames, waitTime, leaseTime,
 				(minHoldTime != null) ? minHoldTime : Duration.ZERO, annotation.onFailure(),
 				skipValue(method.getReturnType()));
+	}
+
+	private void checkInterceptable(Method method) {
+		if (this.mode == AdviceMode.ASPECTJ) {
+			if (!method.isAnnotationPresent(DistributedLock.class)) {
+				throw invalid(method, "the annotation is inherited from an interface or an overridden method, and"
+						+ " AspectJ matches only annotations on the method that runs, so it would run without the lock;"
+						+ " annotate " + method.getDeclaringClass().getSimpleName() + "." + method.getName() + " itself");
+			}
+			return;
+		}
+		int modifiers = method.getModifiers();
+		if (Modifier.isPrivate(modifiers) || Modifier.isStatic(modifiers) || Modifier.isFinal(modifiers)) {
+			throw invalid(method, "the method is " + Modifier.toString(modifiers & (Modifier.PRIVATE | Modifier.STATIC
+					| Modifier.FINAL)) + ", so a proxy cannot intercept it and it would run without the lock"
+					+ " (AspectJ weaving can: @EnableDistributedLock(mode = AdviceMode.ASPECTJ))");
+		}
 	}
 
 	private String[] parameterNames(Method method) {
