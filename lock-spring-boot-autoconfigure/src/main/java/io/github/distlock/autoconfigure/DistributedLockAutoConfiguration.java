@@ -2,70 +2,76 @@ package io.github.distlock.autoconfigure;
 
 import io.github.distlock.EnableDistributedLock;
 import io.github.distlock.LockService;
+import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration.LockStoreAvailableCondition;
+import io.github.distlock.autoconfigure.DistributedLockProperties.Store;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.observation.LockAcquireObservationConvention;
 import io.github.distlock.observation.LockHoldObservationConvention;
-import io.github.distlock.redis.MaxmemoryPolicyCheck;
-import io.github.distlock.redis.RedisLockService;
-import io.github.distlock.redis.RedisLockSettings;
 import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
-
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * Auto-configuration of distributed locks on Redis: the {@link LockService}, observed when an
- * {@link ObservationRegistry} bean exists, the
- * {@link io.github.distlock.DistributedLock @DistributedLock} interception (proxy mode, unless the
- * application chose a mode with {@link EnableDistributedLock @EnableDistributedLock}), and the
- * startup check of Redis's {@code maxmemory-policy}.
+ * Auto-configuration of distributed locks: the {@link LockService} on the store named by
+ * {@code distributed-lock.store} (one configuration per store: {@link RedisLockStoreConfiguration},
+ * {@link InMemoryLockStoreConfiguration}), observed when an {@link ObservationRegistry} bean
+ * exists, and the {@link io.github.distlock.DistributedLock @DistributedLock} interception (proxy
+ * mode, unless the application chose a mode with {@link EnableDistributedLock
+ * @EnableDistributedLock}). Backs off when the Redis store is chosen and Spring Data Redis is
+ * absent.
  */
 @AutoConfiguration(afterName = { "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
 		"org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration" })
-@ConditionalOnClass(StringRedisTemplate.class)
 @ConditionalOnBooleanProperty(name = "distributed-lock.enabled", matchIfMissing = true)
+@Conditional(LockStoreAvailableCondition.class)
 @EnableConfigurationProperties(DistributedLockProperties.class)
-@Import(DistributedLockAutoConfiguration.EnableDistributedLockConfiguration.class)
+@Import({ RedisLockStoreConfiguration.class, InMemoryLockStoreConfiguration.class,
+		DistributedLockAutoConfiguration.EnableDistributedLockConfiguration.class })
 public final class DistributedLockAutoConfiguration {
 
 	/**
-	 * The lock gets a template of its own: a user's template may have transaction support
-	 * enabled, which would queue the lock scripts inside MULTI and return no replies.
+	 * Observes the engine's acquisitions and holds when there is a registry. Without one (no
+	 * Micrometer set up) the engine observes nothing and pays nothing.
 	 */
-	@Bean
-	@ConditionalOnMissingBean(LockService.class)
-	@ConditionalOnSingleCandidate(RedisConnectionFactory.class)
-	RedisLockService lockService(RedisConnectionFactory connectionFactory, DistributedLockProperties properties,
-			ObjectProvider<ObservationRegistry> observationRegistry,
+	static <T extends LockEngine> T observed(T engine, ObjectProvider<ObservationRegistry> observationRegistry,
 			ObjectProvider<LockAcquireObservationConvention> acquireConvention,
 			ObjectProvider<LockHoldObservationConvention> holdConvention) {
-		StringRedisTemplate template = new StringRedisTemplate(connectionFactory);
-		RedisLockSettings settings = new RedisLockSettings(properties.getKeyPrefix(), properties.getLeaseTime(),
-				properties.getFencingRetention());
-		RedisLockService lockService = new RedisLockService(template, settings);
-		// Without a registry (no Micrometer set up) the service observes nothing and pays nothing.
 		ObservationRegistry registry = observationRegistry.getIfUnique();
 		if (registry != null) {
-			lockService.setObservationRegistry(registry, acquireConvention.getIfUnique(), holdConvention.getIfUnique());
+			engine.setObservationRegistry(registry, acquireConvention.getIfUnique(), holdConvention.getIfUnique());
 		}
-		return lockService;
+		return engine;
 	}
 
-	@Bean
-	@ConditionalOnMissingBean
-	@ConditionalOnSingleCandidate(RedisConnectionFactory.class)
-	MaxmemoryPolicyCheck maxmemoryPolicyCheck(RedisConnectionFactory connectionFactory) {
-		return new MaxmemoryPolicyCheck(connectionFactory);
+	/**
+	 * The chosen store's classes are present: Spring Data Redis for the Redis store (the default);
+	 * nothing for the in-memory store.
+	 */
+	static final class LockStoreAvailableCondition extends AnyNestedCondition {
+
+		LockStoreAvailableCondition() {
+			super(ConfigurationPhase.PARSE_CONFIGURATION);
+		}
+
+		@ConditionalOnClass(name = "org.springframework.data.redis.core.StringRedisTemplate")
+		static final class SpringDataRedisPresent {
+
+		}
+
+		@ConditionalOnLockStore(Store.IN_MEMORY)
+		static final class InMemoryStore {
+
+		}
+
 	}
 
 	/**

@@ -27,6 +27,13 @@ public class DistributedLockProperties {
 	private boolean enabled = true;
 
 	/**
+	 * Where the locks live: 'redis' excludes every instance sharing the Redis server and key
+	 * prefix; 'in-memory' only the threads of this JVM, never other processes (for tests and
+	 * single-instance applications).
+	 */
+	private Store store = Store.REDIS;
+
+	/**
 	 * Prefix of every Redis key and pub/sub channel the locks write. Must not contain '{' or '}'.
 	 */
 	private String keyPrefix = "distlock:";
@@ -61,6 +68,14 @@ public class DistributedLockProperties {
 
 	public void setEnabled(boolean enabled) {
 		this.enabled = enabled;
+	}
+
+	public Store getStore() {
+		return this.store;
+	}
+
+	public void setStore(Store store) {
+		this.store = store;
 	}
 
 	public String getKeyPrefix() {
@@ -112,6 +127,26 @@ public class DistributedLockProperties {
 
 	public void setOrder(int order) {
 		this.order = order;
+	}
+
+	/**
+	 * Where the locks live, chosen with {@code distributed-lock.store}.
+	 */
+	public enum Store {
+
+		/**
+		 * Redis, through Spring Boot's Redis connection factory: locks exclude every process
+		 * using the same Redis and key prefix.
+		 */
+		REDIS,
+
+		/**
+		 * This JVM's memory ({@link io.github.distlock.store.InMemoryLockStore}): locks exclude
+		 * only the threads of this application, never other processes. For tests and
+		 * single-instance use.
+		 */
+		IN_MEMORY
+
 	}
 
 }

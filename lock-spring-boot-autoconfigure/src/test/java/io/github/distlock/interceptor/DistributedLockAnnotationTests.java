@@ -13,17 +13,14 @@ import io.github.distlock.LockNotAcquiredException;
 import io.github.distlock.LockService;
 import io.github.distlock.OnLockFailure;
 import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
-import io.github.distlock.redis.RedisLockClients;
-import io.github.distlock.redis.RedisLockService;
-import io.github.distlock.testsupport.RedisServerExtension;
-import org.junit.jupiter.api.AutoClose;
+import io.github.distlock.core.LockEngine;
+import io.github.distlock.store.InMemoryLockStore;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -34,30 +31,32 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@link DistributedLock @DistributedLock} through a real Spring proxy and a real Redis; "another
- * instance" is a separate {@link RedisLockService} with its own connections.
+ * {@link DistributedLock @DistributedLock} through a real Spring proxy, on the in-memory store
+ * (the interception does not depend on the store; the store contract suites hold Redis and the
+ * in-memory store to the same behaviour); "another instance" is a separate {@link LockEngine} on
+ * the same store.
  */
 class DistributedLockAnnotationTests {
 
-	@RegisterExtension
-	static final RedisServerExtension redis = new RedisServerExtension();
+	private final InMemoryLockStore store = new InMemoryLockStore();
 
-	@AutoClose
-	private final RedisLockClients clients = new RedisLockClients(redis.server());
-
-	private RedisLockService otherInstance;
+	private LockEngine otherInstance;
 
 	private ApplicationContextRunner contextRunner;
 
 	@BeforeEach
 	void setUp() {
-		this.otherInstance = this.clients.newService();
+		this.otherInstance = new LockEngine(this.store, Duration.ofSeconds(30));
 		this.contextRunner = new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, AopAutoConfiguration.class,
-					DistributedLockAutoConfiguration.class))
-			.withPropertyValues("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port(),
-					"spring.data.redis.timeout=2s", "distributed-lock.wait-time=200ms")
+			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DistributedLockAutoConfiguration.class))
+			.withPropertyValues("distributed-lock.store=in-memory", "distributed-lock.wait-time=200ms")
+			.withBean(InMemoryLockStore.class, () -> this.store)
 			.withUserConfiguration(ServicesConfiguration.class);
+	}
+
+	@AfterEach
+	void shutDownOtherInstance() {
+		this.otherInstance.destroy();
 	}
 
 	@Test

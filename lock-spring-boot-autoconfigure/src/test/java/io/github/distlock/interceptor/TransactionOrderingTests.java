@@ -2,6 +2,7 @@ package io.github.distlock.interceptor;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -9,17 +10,14 @@ import javax.sql.DataSource;
 
 import io.github.distlock.DistributedLock;
 import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
-import io.github.distlock.redis.RedisLockClients;
-import io.github.distlock.redis.RedisLockService;
-import io.github.distlock.testsupport.RedisServerExtension;
-import org.junit.jupiter.api.AutoClose;
+import io.github.distlock.core.LockEngine;
+import io.github.distlock.store.InMemoryLockStore;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -44,24 +42,25 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class TransactionOrderingTests {
 
-	@RegisterExtension
-	static final RedisServerExtension redis = new RedisServerExtension();
+	private final InMemoryLockStore store = new InMemoryLockStore();
 
-	@AutoClose
-	private final RedisLockClients clients = new RedisLockClients(redis.server());
-
-	private RedisLockService observer;
+	private LockEngine observer;
 
 	@BeforeEach
 	void setUp() {
-		this.observer = this.clients.newService();
+		this.observer = new LockEngine(this.store, Duration.ofSeconds(30));
+	}
+
+	@AfterEach
+	void shutDownObserver() {
+		this.observer.destroy();
 	}
 
 	private ApplicationContextRunner runner(Class<?> transactionConfiguration) {
 		return new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, AopAutoConfiguration.class,
-					DistributedLockAutoConfiguration.class))
-			.withPropertyValues("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port())
+			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DistributedLockAutoConfiguration.class))
+			.withPropertyValues("distributed-lock.store=in-memory")
+			.withBean(InMemoryLockStore.class, () -> this.store)
 			.withBean(Observations.class, () -> new Observations(this.observer))
 			.withUserConfiguration(transactionConfiguration, StockConfiguration.class);
 	}
@@ -153,9 +152,9 @@ class TransactionOrderingTests {
 
 		final List<String> events = new CopyOnWriteArrayList<>();
 
-		final RedisLockService observer;
+		final LockEngine observer;
 
-		Observations(RedisLockService observer) {
+		Observations(LockEngine observer) {
 			this.observer = observer;
 		}
 

@@ -1,0 +1,21 @@
+package io.github.distlock.core;
+
+import java.time.Duration;
+
+import io.github.distlock.store.InMemoryLockStore;
+
+/**
+ * The {@link io.github.distlock.LockService} contract on the {@link LockEngine} over one shared
+ * {@link InMemoryLockStore} on the system clock: the engine's own deadlines run on
+ * {@link System#nanoTime()}, so short real leases run out while the tests wait (bounded).
+ */
+class InMemoryLockServiceContractTests extends LockServiceContractTests {
+
+	private final InMemoryLockStore store = new InMemoryLockStore();
+
+	@Override
+	protected LockEngine createService() {
+		return new LockEngine(this.store, Duration.ofSeconds(30));
+	}
+
+}
