@@ -7,13 +7,14 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Runs the annotated method while holding a Redis lock shared by every instance of the application.
+ * Runs the annotated method while holding a Redis lock shared by every instance of the
+ * application.
  * <p>
  * The lock id is {@link #name()} or {@code name + ":" + key}, in the same id space as
- * {@link LockService}. Every attribute is parsed and validated when the bean is created, so a bad
- * annotation fails the application context with a message naming the method and the attribute.
- * The lock is acquired before a {@code @Transactional} transaction on the same method begins and
- * released after it commits or rolls back.
+ * {@link LockService}. Every attribute is parsed and validated when the bean is created,
+ * so a bad annotation fails the application context with a message naming the method and
+ * the attribute. The lock is acquired before a {@code @Transactional} transaction on the
+ * same method begins and released after it commits or rolls back.
  *
  * @see LockService
  * @see LockContext#current()
@@ -30,29 +31,29 @@ public @interface DistributedLock {
 	String name() default "";
 
 	/**
-	 * Data-only SpEL over the method arguments ({@code #sku}, {@code #order.id}, {@code #p0},
-	 * {@code #a0}, {@code 'a' + #x}); empty means one lock per name. Type references,
-	 * constructors, bean references, method calls and assignments are rejected at startup; an
-	 * evaluated {@code null} or blank key fails the call.
+	 * Data-only SpEL over the method arguments ({@code #sku}, {@code #order.id},
+	 * {@code #p0}, {@code #a0}, {@code 'a' + #x}); empty means one lock per name. Type
+	 * references, constructors, bean references, method calls and assignments are
+	 * rejected at startup; an evaluated {@code null} or blank key fails the call.
 	 */
 	String key() default "";
 
 	/**
-	 * How long to wait for the lock: empty means {@code distributed-lock.wait-time}, {@code "0"}
-	 * tries once without waiting; {@code "500ms"}, {@code "5s"}, {@code "PT5S"} and
-	 * {@code ${...}} are accepted.
+	 * How long to wait for the lock: empty means {@code distributed-lock.wait-time},
+	 * {@code "0"} tries once without waiting; {@code "500ms"}, {@code "5s"},
+	 * {@code "PT5S"} and {@code ${...}} are accepted.
 	 */
 	String waitTime() default "";
 
 	/**
-	 * Empty means an auto-renewed lease (watchdog) while the method runs; otherwise a fixed lease
-	 * that is never renewed.
+	 * Empty means an auto-renewed lease (watchdog) while the method runs; otherwise a
+	 * fixed lease that is never renewed.
 	 */
 	String leaseTime() default "";
 
 	/**
-	 * Hold the lock at least this long from acquisition (later if the method runs longer), so that
-	 * a job triggered on N instances runs once per period.
+	 * Hold the lock at least this long from acquisition (later if the method runs
+	 * longer), so that a job triggered on N instances runs once per period.
 	 */
 	String minHoldTime() default "";
 

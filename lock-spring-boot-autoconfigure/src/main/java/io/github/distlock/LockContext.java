@@ -5,7 +5,8 @@ import java.util.Deque;
 import java.util.Optional;
 
 /**
- * The locks held by {@link DistributedLock @DistributedLock} invocations on the current thread.
+ * The locks held by {@link DistributedLock @DistributedLock} invocations on the current
+ * thread.
  */
 public final class LockContext {
 

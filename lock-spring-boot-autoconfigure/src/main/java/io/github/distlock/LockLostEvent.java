@@ -4,14 +4,15 @@ import org.springframework.context.ApplicationEvent;
 
 /**
  * Published when this instance learns that a lock it believed held is lost: renewal or
- * {@link LockHandle#extend extend} found the key gone or owned by another instance, or renewal
- * could not complete before the lease ran out.
- * The holder's {@link LockHandle#isHeld()} is already {@code false}, and its
+ * {@link LockHandle#extend extend} found the key gone or owned by another instance, or
+ * renewal could not complete before the lease ran out. The holder's
+ * {@link LockHandle#isHeld()} is already {@code false}, and its
  * {@link LockHandle#close()} will throw {@link LockLostException}.
  * <p>
- * Listeners run on a thread of the lock service of their own, never on the watchdog's or the
- * holder's: one event after the other, in the order the losses were found. A slow listener
- * delays the later events, never a renewal; an exception from a listener is logged.
+ * Listeners run on a thread of the lock service of their own, never on the watchdog's or
+ * the holder's: one event after the other, in the order the losses were found. A slow
+ * listener delays the later events, never a renewal; an exception from a listener is
+ * logged.
  */
 public class LockLostEvent extends ApplicationEvent {
 

@@ -1,8 +1,8 @@
 package io.github.distlock;
 
 /**
- * A lock was lost while it was believed held: its lease ran out, renewal failed, or its key was
- * deleted or taken by another owner. The other owner's lock is never touched.
+ * A lock was lost while it was believed held: its lease ran out, renewal failed, or its
+ * key was deleted or taken by another owner. The other owner's lock is never touched.
  */
 public class LockLostException extends RuntimeException {
 

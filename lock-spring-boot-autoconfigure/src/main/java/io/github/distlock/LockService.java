@@ -11,11 +11,11 @@ import org.jspecify.annotations.Nullable;
  * Distributed locks shared by every instance of the application.
  * <p>
  * A thread that holds a lock id may acquire it again through the same {@code LockService}
- * without waiting; the lock is released when the outermost holder releases it. Every other
- * thread, in this JVM or elsewhere, is excluded.
+ * without waiting; the lock is released when the outermost holder releases it. Every
+ * other thread, in this JVM or elsewhere, is excluded.
  * <p>
- * An implementation provides {@link #tryLock} and {@link #isLocked}; the other methods are
- * built on {@code tryLock}.
+ * An implementation provides {@link #tryLock} and {@link #isLocked}; the other methods
+ * are built on {@code tryLock}.
  */
 public interface LockService {
 
@@ -23,8 +23,8 @@ public interface LockService {
 	 * Waits up to {@code waitTime} for the lock.
 	 * @param lockId the lock id
 	 * @param waitTime how long to wait; {@link Duration#ZERO} tries once
-	 * @param leaseTime a fixed lease that is never renewed, or {@code null} for an auto-renewed
-	 * lease
+	 * @param leaseTime a fixed lease that is never renewed, or {@code null} for an
+	 * auto-renewed lease
 	 * @return the handle, or empty if the lock was not acquired in time
 	 */
 	Optional<LockHandle> tryLock(String lockId, Duration waitTime, @Nullable Duration leaseTime);

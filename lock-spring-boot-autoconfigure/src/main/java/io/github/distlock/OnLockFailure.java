@@ -1,8 +1,8 @@
 package io.github.distlock;
 
 /**
- * What an {@link DistributedLock @DistributedLock} method does when its lock is not acquired
- * within the wait time.
+ * What an {@link DistributedLock @DistributedLock} method does when its lock is not
+ * acquired within the wait time.
  */
 public enum OnLockFailure {
 
@@ -12,9 +12,9 @@ public enum OnLockFailure {
 	THROW,
 
 	/**
-	 * The method is not invoked; it returns {@code Optional.empty()} for {@code Optional},
-	 * {@code false} for {@code boolean}, {@code 0} for other primitives, nothing for {@code void}
-	 * and {@code null} for other reference types.
+	 * The method is not invoked; it returns {@code Optional.empty()} for
+	 * {@code Optional}, {@code false} for {@code boolean}, {@code 0} for other
+	 * primitives, nothing for {@code void} and {@code null} for other reference types.
 	 */
 	SKIP
 

@@ -9,137 +9,153 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Scenario 3: N threads spread over several instances, all on one id, a non-atomic increment inside. Checks mutual
- * exclusion (count == acquisitions, no thread ever inside together with another) and measures how fairly the lock
- * circulates.
+ * Scenario 3: N threads spread over several instances, all on one id, a non-atomic
+ * increment inside. Checks mutual exclusion (count == acquisitions, no thread ever inside
+ * together with another) and measures how fairly the lock circulates.
  */
 final class ContendedScenario implements Scenario {
 
-    private static final String LOCK_ID = "contended";
+	private static final String LOCK_ID = "contended";
 
-    @Override
-    public String name() {
-        return "contended";
-    }
+	@Override
+	public String name() {
+		return "contended";
+	}
 
-    @Override
-    public String description() {
-        return "16 threads over 2 instances on one id, non-atomic increment inside";
-    }
+	@Override
+	public String description() {
+		return "16 threads over 2 instances on one id, non-atomic increment inside";
+	}
 
-    @Override
-    public Trial open(LockImplementation implementation, Bench bench) {
-        BenchmarkSettings settings = bench.settings();
-        return new Trial(implementation, bench) {
+	@Override
+	public Trial open(LockImplementation implementation, Bench bench) {
+		BenchmarkSettings settings = bench.settings();
+		return new Trial(implementation, bench) {
 
-            private final List<LockClient> clients = new ArrayList<>();
-            private final CriticalSection section = new CriticalSection();
-            private final long[] perThread = new long[settings.threads()];
-            private final Latencies[] waits = new Latencies[settings.threads()];
-            private final AtomicLong timeouts = new AtomicLong();
+			private final List<LockClient> clients = new ArrayList<>();
 
-            {
-                for (int i = 0; i < settings.instances(); i++) {
-                    clients.add(connect());
-                }
-                for (int i = 0; i < waits.length; i++) {
-                    waits[i] = new Latencies();
-                }
-            }
+			private final CriticalSection section = new CriticalSection();
 
-            @Override
-            void warmUp() {
-                phase(settings.warmup(), new CriticalSection(), new long[perThread.length], new Latencies[0],
-                        new AtomicLong());
-            }
+			private final long[] perThread = new long[settings.threads()];
 
-            @Override
-            protected void slice(int index, int count) {
-                phase(settings.slice(), section, perThread, waits, timeouts);
-            }
+			private final Latencies[] waits = new Latencies[settings.threads()];
 
-            private void phase(Duration window, CriticalSection into, long[] acquisitions, Latencies[] waitsInto,
-                    AtomicLong timeoutsInto) {
-                long deadline = System.nanoTime() + window.toNanos();
-                into.deadline = deadline;
-                Workers.run("contended", perThread.length, settings.phaseTimeoutMillis(window), thread -> {
-                    LockClient client = clients.get(thread % clients.size());
-                    Latencies mine = waitsInto.length > 0 ? waitsInto[thread] : new Latencies();
-                    Runnable body = () -> into.enter(thread);
-                    while (System.nanoTime() - deadline < 0) {
-                        long start = System.nanoTime();
-                        if (client.tryRunLocked(LOCK_ID, body)) {
-                            mine.add(System.nanoTime() - start);
-                            acquisitions[thread]++;
-                        } else {
-                            timeoutsInto.incrementAndGet();
-                        }
-                    }
-                });
-            }
+			private final AtomicLong timeouts = new AtomicLong();
 
-            @Override
-            Map<String, Object> metrics() {
-                Latencies all = new Latencies();
-                long total = 0;
-                long min = Long.MAX_VALUE;
-                long max = 0;
-                for (int i = 0; i < perThread.length; i++) {
-                    all.addAll(waits[i]);
-                    total += perThread[i];
-                    min = Math.min(min, perThread[i]);
-                    max = Math.max(max, perThread[i]);
-                }
-                Latencies.Summary wait = all.summary();
-                Map<String, Object> metrics = new LinkedHashMap<>();
-                metrics.put("threads", settings.threads());
-                metrics.put("instances", settings.instances());
-                metrics.put("acquisitions", total);
-                metrics.put("acquisitionsPerSecond",
-                        Report.round(section.inWindow.get() / (settings.slice().toNanos() / 1e9 * slices(settings)), 0));
-                metrics.put("movedToOtherThreadPercent",
-                        Report.round(100.0 * section.moved.get() / Math.max(1, total), 1));
-                metrics.put("waitP50Ms", Report.millis(wait.p50Nanos()));
-                metrics.put("waitP99Ms", Report.millis(wait.p99Nanos()));
-                metrics.put("waitMaxMs", Report.millis(wait.maxNanos()));
-                metrics.put("perThreadMinAcquisitions", min);
-                metrics.put("perThreadMaxAcquisitions", max);
-                metrics.put("timeouts", timeouts.get());
-                metrics.put("finalCount", section.count);
-                metrics.put("overlaps", section.overlaps.get());
-                metrics.put("mutualExclusion", section.count == total && section.overlaps.get() == 0);
-                metrics.putAll(costs.perOperation(total));
-                return metrics;
-            }
-        };
-    }
+			{
+				for (int i = 0; i < settings.instances(); i++) {
+					clients.add(connect());
+				}
+				for (int i = 0; i < waits.length; i++) {
+					waits[i] = new Latencies();
+				}
+			}
 
-    /** What runs under the lock: a read-then-write increment that loses updates without exclusion. */
-    private static final class CriticalSection {
+			@Override
+			void warmUp() {
+				phase(settings.warmup(), new CriticalSection(), new long[perThread.length], new Latencies[0],
+						new AtomicLong());
+			}
 
-        private final AtomicInteger inside = new AtomicInteger();
-        private final AtomicLong overlaps = new AtomicLong();
-        private final AtomicLong moved = new AtomicLong();
-        private final AtomicLong inWindow = new AtomicLong();
-        private volatile long deadline;
-        private volatile long count;
-        private volatile int lastOwner = -1;
+			@Override
+			protected void slice(int index, int count) {
+				phase(settings.slice(), section, perThread, waits, timeouts);
+			}
 
-        void enter(int thread) {
-            if (inside.incrementAndGet() != 1) {
-                overlaps.incrementAndGet();
-            }
-            long read = count;
-            Thread.onSpinWait();
-            count = read + 1;
-            if (lastOwner != thread) {
-                moved.incrementAndGet();
-            }
-            lastOwner = thread;
-            if (System.nanoTime() - deadline < 0) {
-                inWindow.incrementAndGet();
-            }
-            inside.decrementAndGet();
-        }
-    }
+			private void phase(Duration window, CriticalSection into, long[] acquisitions, Latencies[] waitsInto,
+					AtomicLong timeoutsInto) {
+				long deadline = System.nanoTime() + window.toNanos();
+				into.deadline = deadline;
+				Workers.run("contended", perThread.length, settings.phaseTimeoutMillis(window), thread -> {
+					LockClient client = clients.get(thread % clients.size());
+					Latencies mine = waitsInto.length > 0 ? waitsInto[thread] : new Latencies();
+					Runnable body = () -> into.enter(thread);
+					while (System.nanoTime() - deadline < 0) {
+						long start = System.nanoTime();
+						if (client.tryRunLocked(LOCK_ID, body)) {
+							mine.add(System.nanoTime() - start);
+							acquisitions[thread]++;
+						}
+						else {
+							timeoutsInto.incrementAndGet();
+						}
+					}
+				});
+			}
+
+			@Override
+			Map<String, Object> metrics() {
+				Latencies all = new Latencies();
+				long total = 0;
+				long min = Long.MAX_VALUE;
+				long max = 0;
+				for (int i = 0; i < perThread.length; i++) {
+					all.addAll(waits[i]);
+					total += perThread[i];
+					min = Math.min(min, perThread[i]);
+					max = Math.max(max, perThread[i]);
+				}
+				Latencies.Summary wait = all.summary();
+				Map<String, Object> metrics = new LinkedHashMap<>();
+				metrics.put("threads", settings.threads());
+				metrics.put("instances", settings.instances());
+				metrics.put("acquisitions", total);
+				metrics.put("acquisitionsPerSecond", Report
+					.round(section.inWindow.get() / (settings.slice().toNanos() / 1e9 * slices(settings)), 0));
+				metrics.put("movedToOtherThreadPercent",
+						Report.round(100.0 * section.moved.get() / Math.max(1, total), 1));
+				metrics.put("waitP50Ms", Report.millis(wait.p50Nanos()));
+				metrics.put("waitP99Ms", Report.millis(wait.p99Nanos()));
+				metrics.put("waitMaxMs", Report.millis(wait.maxNanos()));
+				metrics.put("perThreadMinAcquisitions", min);
+				metrics.put("perThreadMaxAcquisitions", max);
+				metrics.put("timeouts", timeouts.get());
+				metrics.put("finalCount", section.count);
+				metrics.put("overlaps", section.overlaps.get());
+				metrics.put("mutualExclusion", section.count == total && section.overlaps.get() == 0);
+				metrics.putAll(costs.perOperation(total));
+				return metrics;
+			}
+		};
+	}
+
+	/**
+	 * What runs under the lock: a read-then-write increment that loses updates without
+	 * exclusion.
+	 */
+	private static final class CriticalSection {
+
+		private final AtomicInteger inside = new AtomicInteger();
+
+		private final AtomicLong overlaps = new AtomicLong();
+
+		private final AtomicLong moved = new AtomicLong();
+
+		private final AtomicLong inWindow = new AtomicLong();
+
+		private volatile long deadline;
+
+		private volatile long count;
+
+		private volatile int lastOwner = -1;
+
+		void enter(int thread) {
+			if (inside.incrementAndGet() != 1) {
+				overlaps.incrementAndGet();
+			}
+			long read = count;
+			Thread.onSpinWait();
+			count = read + 1;
+			if (lastOwner != thread) {
+				moved.incrementAndGet();
+			}
+			lastOwner = thread;
+			if (System.nanoTime() - deadline < 0) {
+				inWindow.incrementAndGet();
+			}
+			inside.decrementAndGet();
+		}
+
+	}
+
 }

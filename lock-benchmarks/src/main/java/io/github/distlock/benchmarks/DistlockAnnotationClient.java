@@ -6,24 +6,29 @@ import io.github.distlock.testsupport.RedisServer;
 
 import org.springframework.context.ConfigurableApplicationContext;
 
-/** distlock's {@code @DistributedLock} on {@link LockedActions#run}, called through the Spring proxy. */
+/**
+ * distlock's {@code @DistributedLock} on {@link LockedActions#run}, called through the
+ * Spring proxy.
+ */
 final class DistlockAnnotationClient implements LockClient {
 
-    private final ConfigurableApplicationContext context;
-    private final LockedActions actions;
+	private final ConfigurableApplicationContext context;
 
-    DistlockAnnotationClient(RedisServer redis, Duration waitTime) {
-        this.context = DistlockApplications.onRedis(redis, waitTime);
-        this.actions = context.getBean(LockedActions.class);
-    }
+	private final LockedActions actions;
 
-    @Override
-    public boolean tryRunLocked(String lockId, Runnable action) {
-        return actions.run(lockId, action);
-    }
+	DistlockAnnotationClient(RedisServer redis, Duration waitTime) {
+		this.context = DistlockApplications.onRedis(redis, waitTime);
+		this.actions = context.getBean(LockedActions.class);
+	}
 
-    @Override
-    public void close() {
-        context.close();
-    }
+	@Override
+	public boolean tryRunLocked(String lockId, Runnable action) {
+		return actions.run(lockId, action);
+	}
+
+	@Override
+	public void close() {
+		context.close();
+	}
+
 }

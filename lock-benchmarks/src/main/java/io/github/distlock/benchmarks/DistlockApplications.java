@@ -18,66 +18,70 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Starts distlock the way an application gets it: Boot's Redis auto-configuration plus ours, with a
- * {@link LockedActions} bean to proxy. One context is one application instance.
+ * Starts distlock the way an application gets it: Boot's Redis auto-configuration plus
+ * ours, with a {@link LockedActions} bean to proxy. One context is one application
+ * instance.
  */
 final class DistlockApplications {
 
-    private DistlockApplications() {
-    }
+	private DistlockApplications() {
+	}
 
-    /** An instance talking to {@code redis}, with the starter's defaults. */
-    static ConfigurableApplicationContext onRedis(RedisServer redis, Duration waitTime) {
-        List<String> properties = new ArrayList<>(common(waitTime));
-        properties.add("spring.data.redis.host=" + redis.host());
-        properties.add("spring.data.redis.port=" + redis.port());
-        return start(OnRedis.class, properties);
-    }
+	/** An instance talking to {@code redis}, with the starter's defaults. */
+	static ConfigurableApplicationContext onRedis(RedisServer redis, Duration waitTime) {
+		List<String> properties = new ArrayList<>(common(waitTime));
+		properties.add("spring.data.redis.host=" + redis.host());
+		properties.add("spring.data.redis.port=" + redis.port());
+		return start(OnRedis.class, properties);
+	}
 
-    /**
-     * An instance whose {@link LockService} is {@link InMemoryLockService}: the interception runs exactly as in
-     * production, but the lock costs next to nothing, so what remains is the cost of the proxy itself.
-     */
-    static ConfigurableApplicationContext inMemory(Duration waitTime) {
-        return start(InMemory.class, common(waitTime));
-    }
+	/**
+	 * An instance whose {@link LockService} is {@link InMemoryLockService}: the
+	 * interception runs exactly as in production, but the lock costs next to nothing, so
+	 * what remains is the cost of the proxy itself.
+	 */
+	static ConfigurableApplicationContext inMemory(Duration waitTime) {
+		return start(InMemory.class, common(waitTime));
+	}
 
-    private static List<String> common(Duration waitTime) {
-        return List.of("benchmark.wait-time=" + waitTime.toMillis() + "ms", "logging.level.root=warn");
-    }
+	private static List<String> common(Duration waitTime) {
+		return List.of("benchmark.wait-time=" + waitTime.toMillis() + "ms", "logging.level.root=warn");
+	}
 
-    private static ConfigurableApplicationContext start(Class<?> source, List<String> properties) {
-        return new SpringApplicationBuilder(source)
-                .web(WebApplicationType.NONE)
-                .bannerMode(Banner.Mode.OFF)
-                .logStartupInfo(false)
-                .registerShutdownHook(false)
-                .properties(properties.toArray(String[]::new))
-                .run();
-    }
+	private static ConfigurableApplicationContext start(Class<?> source, List<String> properties) {
+		return new SpringApplicationBuilder(source).web(WebApplicationType.NONE)
+			.bannerMode(Banner.Mode.OFF)
+			.logStartupInfo(false)
+			.registerShutdownHook(false)
+			.properties(properties.toArray(String[]::new))
+			.run();
+	}
 
-    @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfiguration({DataRedisAutoConfiguration.class, DistributedLockAutoConfiguration.class})
-    static class OnRedis {
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration({ DataRedisAutoConfiguration.class, DistributedLockAutoConfiguration.class })
+	static class OnRedis {
 
-        @Bean
-        LockedActions lockedActions() {
-            return new LockedActions();
-        }
-    }
+		@Bean
+		LockedActions lockedActions() {
+			return new LockedActions();
+		}
 
-    @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfiguration(DistributedLockAutoConfiguration.class)
-    static class InMemory {
+	}
 
-        @Bean
-        LockService lockService() {
-            return new InMemoryLockService();
-        }
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration(DistributedLockAutoConfiguration.class)
+	static class InMemory {
 
-        @Bean
-        LockedActions lockedActions() {
-            return new LockedActions();
-        }
-    }
+		@Bean
+		LockService lockService() {
+			return new InMemoryLockService();
+		}
+
+		@Bean
+		LockedActions lockedActions() {
+			return new LockedActions();
+		}
+
+	}
+
 }

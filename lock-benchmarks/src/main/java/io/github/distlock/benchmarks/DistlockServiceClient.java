@@ -9,34 +9,41 @@ import io.github.distlock.testsupport.RedisServer;
 
 import org.springframework.context.ConfigurableApplicationContext;
 
-/** distlock's {@link LockService} from the auto-configuration, with the auto-renewed default lease. */
+/**
+ * distlock's {@link LockService} from the auto-configuration, with the auto-renewed
+ * default lease.
+ */
 final class DistlockServiceClient implements LockClient {
 
-    private final ConfigurableApplicationContext context;
-    private final LockService locks;
-    private final Duration waitTime;
+	private final ConfigurableApplicationContext context;
 
-    DistlockServiceClient(RedisServer redis, Duration waitTime) {
-        this.context = DistlockApplications.onRedis(redis, waitTime);
-        this.locks = context.getBean(LockService.class);
-        this.waitTime = waitTime;
-    }
+	private final LockService locks;
 
-    @Override
-    public boolean tryRunLocked(String lockId, Runnable action) {
-        // The same id the annotated method locks, so both distlock rows write the same keys.
-        Optional<LockHandle> acquired = locks.tryLock("bench:" + lockId, waitTime, null);
-        if (acquired.isEmpty()) {
-            return false;
-        }
-        try (LockHandle handle = acquired.get()) {
-            action.run();
-        }
-        return true;
-    }
+	private final Duration waitTime;
 
-    @Override
-    public void close() {
-        context.close();
-    }
+	DistlockServiceClient(RedisServer redis, Duration waitTime) {
+		this.context = DistlockApplications.onRedis(redis, waitTime);
+		this.locks = context.getBean(LockService.class);
+		this.waitTime = waitTime;
+	}
+
+	@Override
+	public boolean tryRunLocked(String lockId, Runnable action) {
+		// The same id the annotated method locks, so both distlock rows write the same
+		// keys.
+		Optional<LockHandle> acquired = locks.tryLock("bench:" + lockId, waitTime, null);
+		if (acquired.isEmpty()) {
+			return false;
+		}
+		try (LockHandle handle = acquired.get()) {
+			action.run();
+		}
+		return true;
+	}
+
+	@Override
+	public void close() {
+		context.close();
+	}
+
 }

@@ -5,41 +5,43 @@ import java.util.Arrays;
 /** Latency samples of one thread (not thread-safe); merged after the threads ended. */
 final class Latencies {
 
-    private long[] nanos = new long[4096];
-    private int count;
+	private long[] nanos = new long[4096];
 
-    void add(long sampleNanos) {
-        if (count == nanos.length) {
-            nanos = Arrays.copyOf(nanos, count * 2);
-        }
-        nanos[count++] = sampleNanos;
-    }
+	private int count;
 
-    void addAll(Latencies other) {
-        for (int i = 0; i < other.count; i++) {
-            add(other.nanos[i]);
-        }
-    }
+	void add(long sampleNanos) {
+		if (count == nanos.length) {
+			nanos = Arrays.copyOf(nanos, count * 2);
+		}
+		nanos[count++] = sampleNanos;
+	}
 
-    int count() {
-        return count;
-    }
+	void addAll(Latencies other) {
+		for (int i = 0; i < other.count; i++) {
+			add(other.nanos[i]);
+		}
+	}
 
-    Summary summary() {
-        long[] sorted = Arrays.copyOf(nanos, count);
-        Arrays.sort(sorted);
-        return new Summary(count, rank(sorted, 0.50), rank(sorted, 0.99), count == 0 ? 0 : sorted[count - 1]);
-    }
+	int count() {
+		return count;
+	}
 
-    /** Nearest-rank percentile. */
-    private static long rank(long[] sorted, double quantile) {
-        if (sorted.length == 0) {
-            return 0;
-        }
-        int index = (int) Math.ceil(quantile * sorted.length) - 1;
-        return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
-    }
+	Summary summary() {
+		long[] sorted = Arrays.copyOf(nanos, count);
+		Arrays.sort(sorted);
+		return new Summary(count, rank(sorted, 0.50), rank(sorted, 0.99), count == 0 ? 0 : sorted[count - 1]);
+	}
 
-    record Summary(int count, long p50Nanos, long p99Nanos, long maxNanos) {
-    }
+	/** Nearest-rank percentile. */
+	private static long rank(long[] sorted, double quantile) {
+		if (sorted.length == 0) {
+			return 0;
+		}
+		int index = (int) Math.ceil(quantile * sorted.length) - 1;
+		return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
+	}
+
+	record Summary(int count, long p50Nanos, long p99Nanos, long maxNanos) {
+	}
+
 }

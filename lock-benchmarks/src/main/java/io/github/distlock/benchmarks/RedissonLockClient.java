@@ -8,26 +8,31 @@ import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
-/** Redisson's {@link RLock} with its defaults: no lease given, so its watchdog renews the lock. */
+/**
+ * Redisson's {@link RLock} with its defaults: no lease given, so its watchdog renews the
+ * lock.
+ */
 final class RedissonLockClient implements LockClient {
 
-    private final RedissonClient redisson;
-    private final long waitMillis;
+	private final RedissonClient redisson;
 
-    RedissonLockClient(RedisServer redis, Duration waitTime) {
-        Config config = new Config();
-        config.useSingleServer().setAddress(redis.uri());
-        this.redisson = Redisson.create(config);
-        this.waitMillis = waitTime.toMillis();
-    }
+	private final long waitMillis;
 
-    @Override
-    public boolean tryRunLocked(String lockId, Runnable action) {
-        return LockClient.tryRunLocked(redisson.getLock("redisson:" + lockId), waitMillis, action);
-    }
+	RedissonLockClient(RedisServer redis, Duration waitTime) {
+		Config config = new Config();
+		config.useSingleServer().setAddress(redis.uri());
+		this.redisson = Redisson.create(config);
+		this.waitMillis = waitTime.toMillis();
+	}
 
-    @Override
-    public void close() {
-        redisson.shutdown();
-    }
+	@Override
+	public boolean tryRunLocked(String lockId, Runnable action) {
+		return LockClient.tryRunLocked(redisson.getLock("redisson:" + lockId), waitMillis, action);
+	}
+
+	@Override
+	public void close() {
+		redisson.shutdown();
+	}
+
 }

@@ -14,282 +14,309 @@ import org.jspecify.annotations.Nullable;
 /** Everything one run measured, rendered as Markdown tables and as JSON. */
 final class Report {
 
-    private final Map<String, Object> environment;
-    private final List<LockImplementation> implementations;
-    private final List<ScenarioResult> results = new ArrayList<>();
-    private Map<String, Object> overhead = Map.of();
+	private final Map<String, Object> environment;
 
-    Report(Map<String, Object> environment, List<LockImplementation> implementations) {
-        this.environment = environment;
-        this.implementations = implementations;
-    }
+	private final List<LockImplementation> implementations;
 
-    void add(ScenarioResult result) {
-        results.add(result);
-    }
+	private final List<ScenarioResult> results = new ArrayList<>();
 
-    void overhead(Map<String, Object> overhead) {
-        this.overhead = overhead;
-    }
+	private Map<String, Object> overhead = Map.of();
 
-    List<ScenarioResult> results() {
-        return List.copyOf(results);
-    }
+	Report(Map<String, Object> environment, List<LockImplementation> implementations) {
+		this.environment = environment;
+		this.implementations = implementations;
+	}
 
-    @Nullable ScenarioResult result(String scenario, String implementation) {
-        for (ScenarioResult result : results) {
-            if (result.scenario().equals(scenario) && result.implementation().equals(implementation)
-                    && result.error() == null) {
-                return result;
-            }
-        }
-        return null;
-    }
+	void add(ScenarioResult result) {
+		results.add(result);
+	}
 
-    String json() {
-        Map<String, Object> root = new LinkedHashMap<>();
-        root.put("environment", environment);
-        Map<String, Object> described = new LinkedHashMap<>();
-        implementations.forEach(implementation -> described.put(implementation.name(), implementation.description()));
-        root.put("implementations", described);
-        List<Object> all = new ArrayList<>();
-        for (ScenarioResult result : results) {
-            Map<String, Object> entry = new LinkedHashMap<>();
-            entry.put("scenario", result.scenario());
-            entry.put("implementation", result.implementation());
-            if (result.error() != null) {
-                entry.put("error", result.error());
-            }
-            entry.put("metrics", result.metrics());
-            all.add(entry);
-        }
-        root.put("results", all);
-        root.put("annotationOverhead", overhead);
-        List<Object> targets = new ArrayList<>();
-        for (String implementation : distlockRows()) {
-            for (Targets.Check check : Targets.evaluate(this, implementation)) {
-                targets.add(targetJson(implementation, check));
-            }
-        }
-        if (!overhead.isEmpty()) {
-            targets.add(targetJson(Implementations.DISTLOCK + "-annotation", Targets.overhead(overhead)));
-        }
-        root.put("targets", targets);
-        return Json.write(root);
-    }
+	void overhead(Map<String, Object> overhead) {
+		this.overhead = overhead;
+	}
 
-    private static Map<String, Object> targetJson(String implementation, Targets.Check check) {
-        Map<String, Object> entry = new LinkedHashMap<>();
-        entry.put("implementation", implementation);
-        entry.put("target", check.what());
-        entry.put("value", round(check.value(), 3));
-        entry.put("limit", check.limitText());
-        entry.put("met", check.met());
-        return entry;
-    }
+	List<ScenarioResult> results() {
+		return List.copyOf(results);
+	}
 
-    /** The generated part of {@code docs/benchmarks.md}. */
-    String markdown() {
-        StringBuilder md = new StringBuilder();
-        md.append("### Run\n\n");
-        environment.forEach((name, value) -> md.append("- **").append(name).append("**: ").append(value).append('\n'));
-        md.append("\n| implementation | what runs |\n|---|---|\n");
-        implementations.forEach(implementation -> md.append("| `").append(implementation.name()).append("` | ")
-                .append(implementation.description()).append(" |\n"));
+	@Nullable ScenarioResult result(String scenario, String implementation) {
+		for (ScenarioResult result : results) {
+			if (result.scenario().equals(scenario) && result.implementation().equals(implementation)
+					&& result.error() == null) {
+				return result;
+			}
+		}
+		return null;
+	}
 
-        section(md, "1. Uncontended", "uncontended", "1 thread, one id, lock + unlock.", List.of(
-                column("cycles/s", r -> integer(r.number("cyclesPerSecond"))),
-                column("p50 µs", r -> format(r.number("p50Us"), 1)),
-                column("p99 µs", r -> format(r.number("p99Us"), 1)),
-                ratioColumn("p50 × floor", "uncontended", "p50Us")),
-                true);
-        section(md, "2. Distinct ids", "distinct-ids", "16 threads of one instance, each locking its own id.",
-                List.of(column("cycles/s", r -> integer(r.number("cyclesPerSecond"))),
-                        ratioColumn("× floor", "distinct-ids", "cyclesPerSecond"),
-                        column("p50 µs", r -> format(r.number("p50Us"), 1)),
-                        column("p99 µs", r -> format(r.number("p99Us"), 1))),
-                true);
-        section(md, "3. Contended", "contended",
-                "16 threads over 2 instances (separate clients), one id, a non-atomic increment inside. "
-                        + "*moved* = acquisitions that went to another thread than the previous owner; "
-                        + "*exclusive* = final count equals acquisitions and no overlap was seen.",
-                List.of(column("acq/s", r -> integer(r.number("acquisitionsPerSecond"))),
-                        ratioColumn("× floor", "contended", "acquisitionsPerSecond"),
-                        column("moved", r -> format(r.number("movedToOtherThreadPercent"), 1) + " %"),
-                        column("wait p50 / p99 / max ms", r -> format(r.number("waitP50Ms"), 2) + " / "
-                                + format(r.number("waitP99Ms"), 1) + " / " + format(r.number("waitMaxMs"), 1)),
-                        column("per thread min–max", r -> integer(r.number("perThreadMinAcquisitions")) + "–"
-                                + integer(r.number("perThreadMaxAcquisitions"))),
-                        column("timeouts", r -> integer(r.number("timeouts"))),
-                        column("exclusive", r -> Boolean.TRUE.equals(r.metrics().get("mutualExclusion")) ? "yes"
-                                : "**NO** (" + integer(r.number("overlaps")) + " overlaps, count "
-                                        + integer(r.number("finalCount")) + " vs " + integer(r.number("acquisitions"))
-                                        + ")")),
-                true);
-        section(md, "4. Hand-over across instances", "handoff",
-                "Holder on one instance, waiter on another; gap from the end of the holder's critical section "
-                        + "(before its release call) to the start of the waiter's.",
-                List.of(column("hand-overs", r -> integer(r.number("handoffs"))),
-                        column("gap p50 µs", r -> format(r.number("gapP50Us"), 0)),
-                        column("gap p99 µs", r -> format(r.number("gapP99Us"), 0)),
-                        ratioColumn("p50 × floor", "handoff", "gapP50Us")),
-                true);
-        section(md, "5. Many ids", "many-ids",
-                "Distinct ids acquired and released once each by 16 threads of one instance; heap used after full "
-                        + "GCs with the instance still open (2 s after the last release, so that background clean-up "
-                        + "can run), minus the same before.",
-                List.of(column("ids", r -> integer(r.number("ids"))),
-                        column("cycles/s", r -> integer(r.number("cyclesPerSecond"))),
-                        ratioColumn("× floor", "many-ids", "cyclesPerSecond"),
-                        column("retained MB", r -> format(r.number("retainedMb"), 1))),
-                true);
-        overheadSection(md);
-        targetsSection(md);
-        commandsSection(md);
-        return md.toString();
-    }
+	String json() {
+		Map<String, Object> root = new LinkedHashMap<>();
+		root.put("environment", environment);
+		Map<String, Object> described = new LinkedHashMap<>();
+		implementations.forEach(implementation -> described.put(implementation.name(), implementation.description()));
+		root.put("implementations", described);
+		List<Object> all = new ArrayList<>();
+		for (ScenarioResult result : results) {
+			Map<String, Object> entry = new LinkedHashMap<>();
+			entry.put("scenario", result.scenario());
+			entry.put("implementation", result.implementation());
+			if (result.error() != null) {
+				entry.put("error", result.error());
+			}
+			entry.put("metrics", result.metrics());
+			all.add(entry);
+		}
+		root.put("results", all);
+		root.put("annotationOverhead", overhead);
+		List<Object> targets = new ArrayList<>();
+		for (String implementation : distlockRows()) {
+			for (Targets.Check check : Targets.evaluate(this, implementation)) {
+				targets.add(targetJson(implementation, check));
+			}
+		}
+		if (!overhead.isEmpty()) {
+			targets.add(targetJson(Implementations.DISTLOCK + "-annotation", Targets.overhead(overhead)));
+		}
+		root.put("targets", targets);
+		return Json.write(root);
+	}
 
-    private void section(StringBuilder md, String title, String scenario, String description, List<Column> columns,
-            boolean costs) {
-        List<Column> all = new ArrayList<>(columns);
-        if (costs) {
-            all.add(column("Redis cmds/op", r -> format(r.number("redisCommandsPerOp"), 2)));
-            all.add(column("client CPU µs/op", r -> format(r.number("clientCpuUsPerOp"), 0)));
-            all.add(column("Redis CPU µs/op", r -> format(r.number("redisCpuUsPerOp"), 0)));
-        }
-        md.append("\n### ").append(title).append("\n\n").append(description).append("\n\n| implementation |");
-        all.forEach(column -> md.append(' ').append(column.header()).append(" |"));
-        md.append("\n|---|");
-        all.forEach(column -> md.append("---:|"));
-        md.append('\n');
-        for (LockImplementation implementation : implementations) {
-            for (ScenarioResult result : results) {
-                if (!result.scenario().equals(scenario) || !result.implementation().equals(implementation.name())) {
-                    continue;
-                }
-                md.append("| `").append(implementation.name()).append("` |");
-                if (result.error() != null) {
-                    md.append(" failed: ").append(result.error().replace('|', '/').replace('\n', ' '))
-                            .append(" |".repeat(all.size()));
-                } else {
-                    all.forEach(column -> md.append(' ').append(column.cell().apply(result)).append(" |"));
-                }
-                md.append('\n');
-            }
-        }
-    }
+	private static Map<String, Object> targetJson(String implementation, Targets.Check check) {
+		Map<String, Object> entry = new LinkedHashMap<>();
+		entry.put("implementation", implementation);
+		entry.put("target", check.what());
+		entry.put("value", round(check.value(), 3));
+		entry.put("limit", check.limitText());
+		entry.put("met", check.met());
+		return entry;
+	}
 
-    private void overheadSection(StringBuilder md) {
-        if (overhead.isEmpty()) {
-            return;
-        }
-        md.append("\n### 6. Annotation overhead\n\n")
-                .append("`@DistributedLock` method through the Spring proxy vs. the same `LockService.tryLock` + "
-                        + "`close()` called directly, one thread, one id, alternating rounds; overhead = median of the "
-                        + "per-round differences. *In memory* puts a JVM-local `LockService` behind the same proxy, "
-                        + "which isolates the proxy's own cost from Redis round-trip noise.\n\n")
-                .append("| against | rounds × calls | direct µs/call | annotated µs/call | overhead µs/call |\n")
-                .append("|---|---:|---:|---:|---:|\n");
-        for (String prefix : List.of("redis", "inMemory")) {
-            md.append("| ").append(prefix.equals("redis") ? "Redis" : "in memory").append(" | ")
-                    .append(overhead.get(prefix + "Rounds")).append(" × ").append(overhead.get(prefix + "CallsPerRound"))
-                    .append(" | ").append(overhead.get(prefix + "DirectUsPerCall"))
-                    .append(" | ").append(overhead.get(prefix + "AnnotatedUsPerCall"))
-                    .append(" | ").append(overhead.get(prefix + "OverheadUsPerCall")).append(" |\n");
-        }
-    }
+	/** The generated part of {@code docs/benchmarks.md}. */
+	String markdown() {
+		StringBuilder md = new StringBuilder();
+		md.append("### Run\n\n");
+		environment.forEach((name, value) -> md.append("- **").append(name).append("**: ").append(value).append('\n'));
+		md.append("\n| implementation | what runs |\n|---|---|\n");
+		implementations.forEach(implementation -> md.append("| `")
+			.append(implementation.name())
+			.append("` | ")
+			.append(implementation.description())
+			.append(" |\n"));
 
-    private void targetsSection(StringBuilder md) {
-        md.append("\n### Targets\n\nRatios are to `floor` in this run.\n\n| target | limit |");
-        List<String> rows = distlockRows();
-        rows.forEach(row -> md.append(" `").append(row).append("` |"));
-        md.append("\n|---|---|");
-        rows.forEach(row -> md.append("---|"));
-        md.append('\n');
-        if (!rows.isEmpty()) {
-            List<Targets.Check> first = Targets.evaluate(this, rows.get(0));
-            for (int i = 0; i < first.size(); i++) {
-                md.append("| ").append(first.get(i).what()).append(" | ").append(first.get(i).limitText()).append(" |");
-                for (String row : rows) {
-                    md.append(' ').append(checkText(Targets.evaluate(this, row).get(i))).append(" |");
-                }
-                md.append('\n');
-            }
-        }
-        if (!overhead.isEmpty()) {
-            Targets.Check check = Targets.overhead(overhead);
-            md.append("| ").append(check.what()).append(" | ").append(check.limitText()).append(" |");
-            rows.forEach(row -> md.append(row.equals(Implementations.DISTLOCK) ? " — |" : " " + checkText(check) + " |"));
-            md.append('\n');
-        }
-    }
+		section(md, "1. Uncontended", "uncontended", "1 thread, one id, lock + unlock.",
+				List.of(column("cycles/s", r -> integer(r.number("cyclesPerSecond"))),
+						column("p50 µs", r -> format(r.number("p50Us"), 1)),
+						column("p99 µs", r -> format(r.number("p99Us"), 1)),
+						ratioColumn("p50 × floor", "uncontended", "p50Us")),
+				true);
+		section(md, "2. Distinct ids", "distinct-ids", "16 threads of one instance, each locking its own id.",
+				List.of(column("cycles/s", r -> integer(r.number("cyclesPerSecond"))),
+						ratioColumn("× floor", "distinct-ids", "cyclesPerSecond"),
+						column("p50 µs", r -> format(r.number("p50Us"), 1)),
+						column("p99 µs", r -> format(r.number("p99Us"), 1))),
+				true);
+		section(md, "3. Contended", "contended",
+				"16 threads over 2 instances (separate clients), one id, a non-atomic increment inside. "
+						+ "*moved* = acquisitions that went to another thread than the previous owner; "
+						+ "*exclusive* = final count equals acquisitions and no overlap was seen.",
+				List.of(column("acq/s", r -> integer(r.number("acquisitionsPerSecond"))),
+						ratioColumn("× floor", "contended", "acquisitionsPerSecond"),
+						column("moved", r -> format(r.number("movedToOtherThreadPercent"), 1) + " %"),
+						column("wait p50 / p99 / max ms",
+								r -> format(r.number("waitP50Ms"), 2) + " / " + format(r.number("waitP99Ms"), 1) + " / "
+										+ format(r.number("waitMaxMs"), 1)),
+						column("per thread min–max",
+								r -> integer(r.number("perThreadMinAcquisitions")) + "–"
+										+ integer(r.number("perThreadMaxAcquisitions"))),
+						column("timeouts", r -> integer(r.number("timeouts"))),
+						column("exclusive",
+								r -> Boolean.TRUE.equals(r.metrics().get("mutualExclusion")) ? "yes"
+										: "**NO** (" + integer(r.number("overlaps")) + " overlaps, count "
+												+ integer(r.number("finalCount")) + " vs "
+												+ integer(r.number("acquisitions")) + ")")),
+				true);
+		section(md, "4. Hand-over across instances", "handoff",
+				"Holder on one instance, waiter on another; gap from the end of the holder's critical section "
+						+ "(before its release call) to the start of the waiter's.",
+				List.of(column("hand-overs", r -> integer(r.number("handoffs"))),
+						column("gap p50 µs", r -> format(r.number("gapP50Us"), 0)),
+						column("gap p99 µs", r -> format(r.number("gapP99Us"), 0)),
+						ratioColumn("p50 × floor", "handoff", "gapP50Us")),
+				true);
+		section(md, "5. Many ids", "many-ids",
+				"Distinct ids acquired and released once each by 16 threads of one instance; heap used after full "
+						+ "GCs with the instance still open (2 s after the last release, so that background clean-up "
+						+ "can run), minus the same before.",
+				List.of(column("ids", r -> integer(r.number("ids"))),
+						column("cycles/s", r -> integer(r.number("cyclesPerSecond"))),
+						ratioColumn("× floor", "many-ids", "cyclesPerSecond"),
+						column("retained MB", r -> format(r.number("retainedMb"), 1))),
+				true);
+		overheadSection(md);
+		targetsSection(md);
+		commandsSection(md);
+		return md.toString();
+	}
 
-    private static String checkText(Targets.Check check) {
-        return format(check.value(), 2) + (check.met() ? " ✅" : " ❌");
-    }
+	private void section(StringBuilder md, String title, String scenario, String description, List<Column> columns,
+			boolean costs) {
+		List<Column> all = new ArrayList<>(columns);
+		if (costs) {
+			all.add(column("Redis cmds/op", r -> format(r.number("redisCommandsPerOp"), 2)));
+			all.add(column("client CPU µs/op", r -> format(r.number("clientCpuUsPerOp"), 0)));
+			all.add(column("Redis CPU µs/op", r -> format(r.number("redisCpuUsPerOp"), 0)));
+		}
+		md.append("\n### ").append(title).append("\n\n").append(description).append("\n\n| implementation |");
+		all.forEach(column -> md.append(' ').append(column.header()).append(" |"));
+		md.append("\n|---|");
+		all.forEach(column -> md.append("---:|"));
+		md.append('\n');
+		for (LockImplementation implementation : implementations) {
+			for (ScenarioResult result : results) {
+				if (!result.scenario().equals(scenario) || !result.implementation().equals(implementation.name())) {
+					continue;
+				}
+				md.append("| `").append(implementation.name()).append("` |");
+				if (result.error() != null) {
+					md.append(" failed: ")
+						.append(result.error().replace('|', '/').replace('\n', ' '))
+						.append(" |".repeat(all.size()));
+				}
+				else {
+					all.forEach(column -> md.append(' ').append(column.cell().apply(result)).append(" |"));
+				}
+				md.append('\n');
+			}
+		}
+	}
 
-    private void commandsSection(StringBuilder md) {
-        md.append("\n### Redis commands per operation\n\nFrom `INFO commandstats`, per lock + unlock cycle.\n\n")
-                .append("| implementation | uncontended | contended (per acquisition) |\n|---|---|---|\n");
-        for (LockImplementation implementation : implementations) {
-            md.append("| `").append(implementation.name()).append("` | ")
-                    .append(commands(result("uncontended", implementation.name()))).append(" | ")
-                    .append(commands(result("contended", implementation.name()))).append(" |\n");
-        }
-    }
+	private void overheadSection(StringBuilder md) {
+		if (overhead.isEmpty()) {
+			return;
+		}
+		md.append("\n### 6. Annotation overhead\n\n")
+			.append("`@DistributedLock` method through the Spring proxy vs. the same `LockService.tryLock` + "
+					+ "`close()` called directly, one thread, one id, alternating rounds; overhead = median of the "
+					+ "per-round differences. *In memory* puts a JVM-local `LockService` behind the same proxy, "
+					+ "which isolates the proxy's own cost from Redis round-trip noise.\n\n")
+			.append("| against | rounds × calls | direct µs/call | annotated µs/call | overhead µs/call |\n")
+			.append("|---|---:|---:|---:|---:|\n");
+		for (String prefix : List.of("redis", "inMemory")) {
+			md.append("| ")
+				.append(prefix.equals("redis") ? "Redis" : "in memory")
+				.append(" | ")
+				.append(overhead.get(prefix + "Rounds"))
+				.append(" × ")
+				.append(overhead.get(prefix + "CallsPerRound"))
+				.append(" | ")
+				.append(overhead.get(prefix + "DirectUsPerCall"))
+				.append(" | ")
+				.append(overhead.get(prefix + "AnnotatedUsPerCall"))
+				.append(" | ")
+				.append(overhead.get(prefix + "OverheadUsPerCall"))
+				.append(" |\n");
+		}
+	}
 
-    private static String commands(@Nullable ScenarioResult result) {
-        if (result == null || !(result.metrics().get("redisCommandsPerOpByCommand") instanceof Map<?, ?> byCommand)) {
-            return "—";
-        }
-        List<String> parts = new ArrayList<>();
-        byCommand.forEach((command, perOp) -> {
-            if (((Number) perOp).doubleValue() >= 0.01) {
-                parts.add(command + " " + perOp);
-            }
-        });
-        return String.join(", ", parts);
-    }
+	private void targetsSection(StringBuilder md) {
+		md.append("\n### Targets\n\nRatios are to `floor` in this run.\n\n| target | limit |");
+		List<String> rows = distlockRows();
+		rows.forEach(row -> md.append(" `").append(row).append("` |"));
+		md.append("\n|---|---|");
+		rows.forEach(row -> md.append("---|"));
+		md.append('\n');
+		if (!rows.isEmpty()) {
+			List<Targets.Check> first = Targets.evaluate(this, rows.get(0));
+			for (int i = 0; i < first.size(); i++) {
+				md.append("| ").append(first.get(i).what()).append(" | ").append(first.get(i).limitText()).append(" |");
+				for (String row : rows) {
+					md.append(' ').append(checkText(Targets.evaluate(this, row).get(i))).append(" |");
+				}
+				md.append('\n');
+			}
+		}
+		if (!overhead.isEmpty()) {
+			Targets.Check check = Targets.overhead(overhead);
+			md.append("| ").append(check.what()).append(" | ").append(check.limitText()).append(" |");
+			rows.forEach(
+					row -> md.append(row.equals(Implementations.DISTLOCK) ? " — |" : " " + checkText(check) + " |"));
+			md.append('\n');
+		}
+	}
 
-    private List<String> distlockRows() {
-        return implementations.stream().map(LockImplementation::name)
-                .filter(name -> name.startsWith(Implementations.DISTLOCK)).toList();
-    }
+	private static String checkText(Targets.Check check) {
+		return format(check.value(), 2) + (check.met() ? " ✅" : " ❌");
+	}
 
-    private Column ratioColumn(String header, String scenario, String metric) {
-        return column(header, r -> {
-            ScenarioResult floor = result(scenario, Implementations.FLOOR);
-            return floor == null ? "—" : format(r.number(metric) / floor.number(metric), 2);
-        });
-    }
+	private void commandsSection(StringBuilder md) {
+		md.append("\n### Redis commands per operation\n\nFrom `INFO commandstats`, per lock + unlock cycle.\n\n")
+			.append("| implementation | uncontended | contended (per acquisition) |\n|---|---|---|\n");
+		for (LockImplementation implementation : implementations) {
+			md.append("| `")
+				.append(implementation.name())
+				.append("` | ")
+				.append(commands(result("uncontended", implementation.name())))
+				.append(" | ")
+				.append(commands(result("contended", implementation.name())))
+				.append(" |\n");
+		}
+	}
 
-    private static Column column(String header, Function<ScenarioResult, String> cell) {
-        return new Column(header, cell);
-    }
+	private static String commands(@Nullable ScenarioResult result) {
+		if (result == null || !(result.metrics().get("redisCommandsPerOpByCommand") instanceof Map<?, ?> byCommand)) {
+			return "—";
+		}
+		List<String> parts = new ArrayList<>();
+		byCommand.forEach((command, perOp) -> {
+			if (((Number) perOp).doubleValue() >= 0.01) {
+				parts.add(command + " " + perOp);
+			}
+		});
+		return String.join(", ", parts);
+	}
 
-    private record Column(String header, Function<ScenarioResult, String> cell) {
-    }
+	private List<String> distlockRows() {
+		return implementations.stream()
+			.map(LockImplementation::name)
+			.filter(name -> name.startsWith(Implementations.DISTLOCK))
+			.toList();
+	}
 
-    static double round(double value, int decimals) {
-        if (Double.isNaN(value) || Double.isInfinite(value)) {
-            return value;
-        }
-        return BigDecimal.valueOf(value).setScale(decimals, RoundingMode.HALF_UP).doubleValue();
-    }
+	private Column ratioColumn(String header, String scenario, String metric) {
+		return column(header, r -> {
+			ScenarioResult floor = result(scenario, Implementations.FLOOR);
+			return floor == null ? "—" : format(r.number(metric) / floor.number(metric), 2);
+		});
+	}
 
-    static double micros(long nanos) {
-        return round(nanos / 1e3, 1);
-    }
+	private static Column column(String header, Function<ScenarioResult, String> cell) {
+		return new Column(header, cell);
+	}
 
-    static double millis(long nanos) {
-        return round(nanos / 1e6, 2);
-    }
+	private record Column(String header, Function<ScenarioResult, String> cell) {
+	}
 
-    static String format(double value, int decimals) {
-        return Double.isNaN(value) ? "—" : String.format(Locale.ROOT, "%,." + decimals + "f", value);
-    }
+	static double round(double value, int decimals) {
+		if (Double.isNaN(value) || Double.isInfinite(value)) {
+			return value;
+		}
+		return BigDecimal.valueOf(value).setScale(decimals, RoundingMode.HALF_UP).doubleValue();
+	}
 
-    static String integer(double value) {
-        return format(value, 0);
-    }
+	static double micros(long nanos) {
+		return round(nanos / 1e3, 1);
+	}
+
+	static double millis(long nanos) {
+		return round(nanos / 1e6, 2);
+	}
+
+	static String format(double value, int decimals) {
+		return Double.isNaN(value) ? "—" : String.format(Locale.ROOT, "%,." + decimals + "f", value);
+	}
+
+	static String integer(double value) {
+		return format(value, 0);
+	}
+
 }

@@ -11,8 +11,8 @@ import org.jspecify.annotations.Nullable;
  */
 record ScenarioResult(String scenario, String implementation, Map<String, Object> metrics, @Nullable String error) {
 
-    double number(String metric) {
-        Object value = metrics.get(metric);
-        return value instanceof Number number ? number.doubleValue() : Double.NaN;
-    }
+	double number(String metric) {
+		Object value = metrics.get(metric);
+		return value instanceof Number number ? number.doubleValue() : Double.NaN;
+	}
 }

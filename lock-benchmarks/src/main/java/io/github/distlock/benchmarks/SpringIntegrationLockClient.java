@@ -9,30 +9,34 @@ import org.springframework.integration.redis.util.RedisLockRegistry;
 import org.springframework.integration.redis.util.RedisLockRegistry.RedisLockType;
 
 /**
- * Spring Integration's {@link RedisLockRegistry} with its defaults except the lock type: {@code SPIN_LOCK} (the
- * default, retrying every 100 ms) or {@code PUB_SUB_LOCK} (woken by a release message).
+ * Spring Integration's {@link RedisLockRegistry} with its defaults except the lock type:
+ * {@code SPIN_LOCK} (the default, retrying every 100 ms) or {@code PUB_SUB_LOCK} (woken
+ * by a release message).
  */
 final class SpringIntegrationLockClient implements LockClient {
 
-    private final LettuceConnectionFactory factory;
-    private final RedisLockRegistry registry;
-    private final long waitMillis;
+	private final LettuceConnectionFactory factory;
 
-    SpringIntegrationLockClient(RedisServer redis, Duration waitTime, RedisLockType type) {
-        this.factory = LettuceFactories.started(redis);
-        this.registry = new RedisLockRegistry(factory, "si");
-        this.registry.setRedisLockType(type);
-        this.waitMillis = waitTime.toMillis();
-    }
+	private final RedisLockRegistry registry;
 
-    @Override
-    public boolean tryRunLocked(String lockId, Runnable action) {
-        return LockClient.tryRunLocked(registry.obtain(lockId), waitMillis, action);
-    }
+	private final long waitMillis;
 
-    @Override
-    public void close() {
-        registry.destroy();
-        factory.destroy();
-    }
+	SpringIntegrationLockClient(RedisServer redis, Duration waitTime, RedisLockType type) {
+		this.factory = LettuceFactories.started(redis);
+		this.registry = new RedisLockRegistry(factory, "si");
+		this.registry.setRedisLockType(type);
+		this.waitMillis = waitTime.toMillis();
+	}
+
+	@Override
+	public boolean tryRunLocked(String lockId, Runnable action) {
+		return LockClient.tryRunLocked(registry.obtain(lockId), waitMillis, action);
+	}
+
+	@Override
+	public void close() {
+		registry.destroy();
+		factory.destroy();
+	}
+
 }

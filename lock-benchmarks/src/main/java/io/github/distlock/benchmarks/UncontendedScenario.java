@@ -7,55 +7,57 @@ import java.util.Map;
 /** Scenario 1: one thread, one id, lock + unlock in a loop. */
 final class UncontendedScenario implements Scenario {
 
-    private static final String LOCK_ID = "uncontended";
+	private static final String LOCK_ID = "uncontended";
 
-    @Override
-    public String name() {
-        return "uncontended";
-    }
+	@Override
+	public String name() {
+		return "uncontended";
+	}
 
-    @Override
-    public String description() {
-        return "1 thread, one id, lock + unlock: cycles/s and latency per cycle";
-    }
+	@Override
+	public String description() {
+		return "1 thread, one id, lock + unlock: cycles/s and latency per cycle";
+	}
 
-    @Override
-    public Trial open(LockImplementation implementation, Bench bench) {
-        return new Trial(implementation, bench) {
+	@Override
+	public Trial open(LockImplementation implementation, Bench bench) {
+		return new Trial(implementation, bench) {
 
-            private final LockClient client = connect();
-            private final Latencies latencies = new Latencies();
+			private final LockClient client = connect();
 
-            @Override
-            void warmUp() {
-                cycles(bench.settings().warmup(), new Latencies());
-            }
+			private final Latencies latencies = new Latencies();
 
-            @Override
-            protected void slice(int index, int count) {
-                cycles(bench.settings().slice(), latencies);
-            }
+			@Override
+			void warmUp() {
+				cycles(bench.settings().warmup(), new Latencies());
+			}
 
-            private void cycles(Duration window, Latencies into) {
-                long deadline = System.nanoTime() + window.toNanos();
-                while (System.nanoTime() - deadline < 0) {
-                    long start = System.nanoTime();
-                    Scenario.require(client.tryRunLocked(LOCK_ID, NOTHING), implementation.name(), LOCK_ID);
-                    into.add(System.nanoTime() - start);
-                }
-            }
+			@Override
+			protected void slice(int index, int count) {
+				cycles(bench.settings().slice(), latencies);
+			}
 
-            @Override
-            Map<String, Object> metrics() {
-                Latencies.Summary summary = latencies.summary();
-                Map<String, Object> metrics = new LinkedHashMap<>();
-                metrics.put("cycles", summary.count());
-                metrics.put("cyclesPerSecond", Report.round(summary.count() / measuredSeconds(), 0));
-                metrics.put("p50Us", Report.micros(summary.p50Nanos()));
-                metrics.put("p99Us", Report.micros(summary.p99Nanos()));
-                metrics.putAll(costs.perOperation(summary.count()));
-                return metrics;
-            }
-        };
-    }
+			private void cycles(Duration window, Latencies into) {
+				long deadline = System.nanoTime() + window.toNanos();
+				while (System.nanoTime() - deadline < 0) {
+					long start = System.nanoTime();
+					Scenario.require(client.tryRunLocked(LOCK_ID, NOTHING), implementation.name(), LOCK_ID);
+					into.add(System.nanoTime() - start);
+				}
+			}
+
+			@Override
+			Map<String, Object> metrics() {
+				Latencies.Summary summary = latencies.summary();
+				Map<String, Object> metrics = new LinkedHashMap<>();
+				metrics.put("cycles", summary.count());
+				metrics.put("cyclesPerSecond", Report.round(summary.count() / measuredSeconds(), 0));
+				metrics.put("p50Us", Report.micros(summary.p50Nanos()));
+				metrics.put("p99Us", Report.micros(summary.p99Nanos()));
+				metrics.putAll(costs.perOperation(summary.count()));
+				return metrics;
+			}
+		};
+	}
+
 }

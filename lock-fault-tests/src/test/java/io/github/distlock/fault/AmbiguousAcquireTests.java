@@ -17,9 +17,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
 
 /**
- * Scenario 5: the ambiguous acquire. {@code CLIENT PAUSE WRITE} holds the acquire script longer than the command
- * timeout, so the client gives up while Redis applies the acquire later. The caller never runs its critical
- * section, and the late lock is cleaned up (or expires): no other client is blocked past the lease.
+ * Scenario 5: the ambiguous acquire. {@code CLIENT PAUSE WRITE} holds the acquire script
+ * longer than the command timeout, so the client gives up while Redis applies the acquire
+ * later. The caller never runs its critical section, and the late lock is cleaned up (or
+ * expires): no other client is blocked past the lease.
  */
 class AmbiguousAcquireTests {
 
@@ -52,7 +53,8 @@ class AmbiguousAcquireTests {
 				assertThat(gaveUp.heldLocks()).isEmpty();
 				assertThat(LockServiceProbe.trackedLockCount(gaveUp)).isZero();
 
-				// A write waits for the end of the pause, after which Redis runs what it held back, in order.
+				// A write waits for the end of the pause, after which Redis runs what it
+				// held back, in order.
 				redis.command(Duration.ofSeconds(10), "SET", "pause-probe", "1");
 				long pauseEndedAt = System.nanoTime();
 				assertThat(Long.parseLong(redis.command("PTTL", key))).as("late lock without expiry").isNotEqualTo(-1);
@@ -66,9 +68,10 @@ class AmbiguousAcquireTests {
 			}
 			assertThat(redis.keys("distlock:*")).allMatch((key) -> key.endsWith(":fence") || key.endsWith(":released"));
 		}
-		System.out.printf("scenario 5: %d ambiguous acquires (CLIENT PAUSE WRITE %d ms, command timeout %d ms): "
-				+ "critical section never ran; late lock cleaned up at once %d times, otherwise expired%n", ROUNDS,
-				PAUSE.toMillis(), COMMAND_TIMEOUT.toMillis(), cleanedUpAtOnce);
+		System.out.printf(
+				"scenario 5: %d ambiguous acquires (CLIENT PAUSE WRITE %d ms, command timeout %d ms): "
+						+ "critical section never ran; late lock cleaned up at once %d times, otherwise expired%n",
+				ROUNDS, PAUSE.toMillis(), COMMAND_TIMEOUT.toMillis(), cleanedUpAtOnce);
 	}
 
 }

@@ -10,8 +10,9 @@ import io.github.distlock.testsupport.ClientJvm;
 import io.github.distlock.testsupport.RedisServer;
 
 /**
- * Starts {@link LockClient} JVMs for one test and kills every one of them on {@link #close()}, whether the test
- * passed or not (and, should the test JVM exit first, {@link ClientJvm}'s shutdown hook does).
+ * Starts {@link LockClient} JVMs for one test and kills every one of them on
+ * {@link #close()}, whether the test passed or not (and, should the test JVM exit first,
+ * {@link ClientJvm}'s shutdown hook does).
  */
 final class ClientJvms implements AutoCloseable {
 
@@ -36,28 +37,28 @@ final class ClientJvms implements AutoCloseable {
 		this.commandTimeout = commandTimeout;
 	}
 
-	/** Starts a client in {@code mode}; see {@link LockClient} for modes and extra arguments. */
+	/**
+	 * Starts a client in {@code mode}; see {@link LockClient} for modes and extra
+	 * arguments.
+	 */
 	ClientJvm start(String name, String mode, String... extraArgs) {
 		return start(0, name, mode, extraArgs);
 	}
 
 	/**
-	 * Starts a client under {@code nice} (unless {@code niceness} is 0), e.g. one that boots in the background
-	 * while the test JVM measures something.
+	 * Starts a client under {@code nice} (unless {@code niceness} is 0), e.g. one that
+	 * boots in the background while the test JVM measures something.
 	 */
 	ClientJvm start(int niceness, String name, String mode, String... extraArgs) {
-		List<String> args = new ArrayList<>(List.of("--name=" + name, "--mode=" + mode,
-				"--redis=" + this.redis.port(), "--fence=" + this.fence.port(), "--lease=" + this.lease.toMillis(),
+		List<String> args = new ArrayList<>(List.of("--name=" + name, "--mode=" + mode, "--redis=" + this.redis.port(),
+				"--fence=" + this.fence.port(), "--lease=" + this.lease.toMillis(),
 				"--timeout=" + this.commandTimeout.toMillis()));
 		args.addAll(Arrays.asList(extraArgs));
 		ClientJvm.Builder builder = ClientJvm.builder(LockClient.class);
 		if (niceness > 0) {
 			builder.nice(niceness);
 		}
-		ClientJvm client = builder.name(name)
-			.jvmArgs(JVM_ARGS)
-			.args(args.toArray(String[]::new))
-			.start();
+		ClientJvm client = builder.name(name).jvmArgs(JVM_ARGS).args(args.toArray(String[]::new)).start();
 		this.started.add(client);
 		return client;
 	}

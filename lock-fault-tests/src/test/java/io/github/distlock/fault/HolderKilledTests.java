@@ -22,8 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Scenario 1: a holder process killed with SIGKILL at a random point of its lock/hold/release loop. Another
- * client acquires within lease + one renewal interval of the kill, and no lock key ever outlives its lease.
+ * Scenario 1: a holder process killed with SIGKILL at a random point of its
+ * lock/hold/release loop. Another client acquires within lease + one renewal interval of
+ * the kill, and no lock key ever outlives its lease.
  */
 class HolderKilledTests {
 
@@ -36,8 +37,8 @@ class HolderKilledTests {
 	static final Duration COMMAND_TIMEOUT = Duration.ofMillis(500);
 
 	/**
-	 * Client JVMs started ahead, so that JVM startup overlaps the previous cycles; niced, so that their boot does
-	 * not delay the contender whose take-over is measured.
+	 * Client JVMs started ahead, so that JVM startup overlaps the previous cycles; niced,
+	 * so that their boot does not delay the contender whose take-over is measured.
 	 */
 	static final int SPARES = 2;
 
@@ -73,7 +74,8 @@ class HolderKilledTests {
 				String id = "killed-" + cycle;
 				holder.send("go " + id);
 				holder.awaitLine((line) -> line.startsWith("ACQUIRED"), Duration.ofSeconds(30));
-				// A random point: holding, releasing, between two holds or inside an acquire.
+				// A random point: holding, releasing, between two holds or inside an
+				// acquire.
 				TimeUnit.MILLISECONDS.sleep(random.nextInt(150));
 				long killedAt = System.nanoTime();
 				holder.kill();
@@ -88,11 +90,13 @@ class HolderKilledTests {
 				Duration budget = LEASE.plus(RENEWAL_INTERVAL).minusNanos(System.nanoTime() - killedAt);
 				Optional<LockHandle> taken = contender.tryLock(id, budget.isNegative() ? Duration.ZERO : budget, null);
 				long takeOverNanos = System.nanoTime() - killedAt;
-				assertThat(taken).as("cycle %d: lock taken over within lease + renewal interval (%s) of the kill; "
-						+ "holder was %s; waited %d ms", cycle, LEASE.plus(RENEWAL_INTERVAL),
-						holding ? "holding" : "not holding", TimeUnit.NANOSECONDS.toMillis(takeOverNanos))
+				assertThat(taken)
+					.as("cycle %d: lock taken over within lease + renewal interval (%s) of the kill; "
+							+ "holder was %s; waited %d ms", cycle, LEASE.plus(RENEWAL_INTERVAL),
+							holding ? "holding" : "not holding", TimeUnit.NANOSECONDS.toMillis(takeOverNanos))
 					.isPresent();
-				// When the winning acquire was sent: the returned call may add its round trip and scheduling delays.
+				// When the winning acquire was sent: the returned call may add its round
+				// trip and scheduling delays.
 				long sentAfterKillNanos = acquireSentNanos(contender, id) - killedAt;
 				assertThat(sentAfterKillNanos).as("cycle %d: ns from the kill to the winning acquire", cycle)
 					.isLessThanOrEqualTo(LEASE.plus(RENEWAL_INTERVAL).toNanos());
@@ -105,13 +109,17 @@ class HolderKilledTests {
 			assertThat(ttlWatch.keysWithoutTtl()).as("lock keys seen without expiry").isEmpty();
 		}
 		await().atMost(Duration.ofSeconds(15)).until(() -> redis.keys("distlock:*").isEmpty());
-		System.out.printf("scenario 1: %d kills, %d while holding; lease %d ms: winning acquire sent at most %d ms after "
-				+ "the kill (bound %d ms), returned at most %d ms after it%n", CYCLES, killedWhileHolding,
-				LEASE.toMillis(), TimeUnit.NANOSECONDS.toMillis(slowestTakeOverNanos),
+		System.out.printf(
+				"scenario 1: %d kills, %d while holding; lease %d ms: winning acquire sent at most %d ms after "
+						+ "the kill (bound %d ms), returned at most %d ms after it%n",
+				CYCLES, killedWhileHolding, LEASE.toMillis(), TimeUnit.NANOSECONDS.toMillis(slowestTakeOverNanos),
 				LEASE.plus(RENEWAL_INTERVAL).toMillis(), TimeUnit.NANOSECONDS.toMillis(slowestReturnNanos));
 	}
 
-	/** {@code System.nanoTime()} at which the acquire of the service's current hold of {@code id} was sent. */
+	/**
+	 * {@code System.nanoTime()} at which the acquire of the service's current hold of
+	 * {@code id} was sent.
+	 */
 	private static long acquireSentNanos(RedisLockService service, String id) {
 		long nowNanos = System.nanoTime();
 		Instant now = Instant.now();
@@ -123,7 +131,9 @@ class HolderKilledTests {
 		return nowNanos - Duration.between(held.heldSince(), now).toNanos();
 	}
 
-	/** Whether the last thing the holder said before it died was that it held the lock. */
+	/**
+	 * Whether the last thing the holder said before it died was that it held the lock.
+	 */
 	private static boolean wasHolding(List<String> lines) {
 		for (int i = lines.size() - 1; i >= 0; i--) {
 			String line = lines.get(i);

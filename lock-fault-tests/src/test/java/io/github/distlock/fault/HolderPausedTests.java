@@ -17,12 +17,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Scenario 2: a holder process frozen with SIGSTOP past its lease, then resumed, with fencing on. Another client
- * acquires meanwhile; every write the resumed holder sends is rejected as stale; its {@code close()} throws
- * {@code LockLostException}; the other owner's key is intact.
+ * Scenario 2: a holder process frozen with SIGSTOP past its lease, then resumed, with
+ * fencing on. Another client acquires meanwhile; every write the resumed holder sends is
+ * rejected as stale; its {@code close()} throws {@code LockLostException}; the other
+ * owner's key is intact.
  * <p>
- * The holder writes every 10 ms without asking {@code isHeld()} first: the worst case of a write already on its
- * way when the process froze. Only the fencing token stops it.
+ * The holder writes every 10 ms without asking {@code isHeld()} first: the worst case of
+ * a write already on its way when the process froze. Only the fencing token stops it.
  */
 class HolderPausedTests {
 
@@ -75,7 +76,11 @@ class HolderPausedTests {
 				holder.resume();
 				String rejected = "WRITE " + holderToken + " rejected";
 				await().atMost(Duration.ofSeconds(30))
-					.until(() -> holder.lines().stream().skip(resumedAt).filter(rejected::equals).count() >= STALE_WRITES);
+					.until(() -> holder.lines()
+						.stream()
+						.skip(resumedAt)
+						.filter(rejected::equals)
+						.count() >= STALE_WRITES);
 				holder.send("close");
 				String heldAtClose = holder.awaitLine(resumedAt, (line) -> line.startsWith("HELD_AT_CLOSE"),
 						Duration.ofSeconds(30));

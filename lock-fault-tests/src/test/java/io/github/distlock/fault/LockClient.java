@@ -28,34 +28,43 @@ import io.github.distlock.testsupport.Hold;
 import org.springframework.dao.QueryTimeoutException;
 
 /**
- * The lock client that fault tests run in separate JVMs ({@link io.github.distlock.testsupport.ClientJvm}): a
- * plain {@code main} on {@link RedisLockService} with its own Lettuce connection factory, no Spring context, so it
- * starts fast. It prints one line per event on standard output and reads commands from standard input; it halts
- * when its standard input ends, so it never outlives the test JVM.
+ * The lock client that fault tests run in separate JVMs
+ * ({@link io.github.distlock.testsupport.ClientJvm}): a plain {@code main} on
+ * {@link RedisLockService} with its own Lettuce connection factory, no Spring context, so
+ * it starts fast. It prints one line per event on standard output and reads commands from
+ * standard input; it halts when its standard input ends, so it never outlives the test
+ * JVM.
  * <p>
- * Arguments ({@code --name=value}): {@code redis} and {@code fence} (ports of the lock Redis and of the
- * {@link FencedResource} store), {@code lease} and {@code timeout} (lease and command timeout in ms),
- * {@code name}, {@code mode}, and for {@code soak}: {@code threads}, {@code acquisitions}, {@code hot},
- * {@code cold}, {@code hotShare} (percent).
+ * Arguments ({@code --name=value}): {@code redis} and {@code fence} (ports of the lock
+ * Redis and of the {@link FencedResource} store), {@code lease} and {@code timeout}
+ * (lease and command timeout in ms), {@code name}, {@code mode}, and for {@code soak}:
+ * {@code threads}, {@code acquisitions}, {@code hot}, {@code cold}, {@code hotShare}
+ * (percent).
  * <p>
  * Modes, each started by a command line:
  * <ul>
- * <li>{@code churn}: on {@code go <id>}, locks, holds 0-30 ms, releases and pauses 0-10 ms, forever, printing
- * {@code ACQUIRED <token>}, {@code RELEASING}, {@code RELEASED}.</li>
- * <li>{@code holder}: on {@code acquire <id> <resource>}, locks and then writes its token to the fenced resource
- * every 10 ms, whether it still believes it holds the lock or not (a write already on its way), printing
- * {@code WRITE <token> accepted|rejected}; on {@code close}, prints {@code HELD_AT_CLOSE <isHeld>} and
+ * <li>{@code churn}: on {@code go <id>}, locks, holds 0-30 ms, releases and pauses 0-10
+ * ms, forever, printing {@code ACQUIRED <token>}, {@code RELEASING},
+ * {@code RELEASED}.</li>
+ * <li>{@code holder}: on {@code acquire <id> <resource>}, locks and then writes its token
+ * to the fenced resource every 10 ms, whether it still believes it holds the lock or not
+ * (a write already on its way), printing {@code WRITE <token> accepted|rejected}; on
+ * {@code close}, prints {@code HELD_AT_CLOSE <isHeld>} and
  * {@code CLOSED ok|LockLostException}.</li>
- * <li>{@code soak}: on {@code go}, every thread locks random hot or cold ids and increments each id's counter in
- * the fenced resource by read-modify-write under the lock; prints every hold ({@link Hold#toLine()}), rejected
- * writes, and at the end {@code BOOKKEEPING tracked=<n> held=<n>} and {@code DONE}.</li>
+ * <li>{@code soak}: on {@code go}, every thread locks random hot or cold ids and
+ * increments each id's counter in the fenced resource by read-modify-write under the
+ * lock; prints every hold ({@link Hold#toLine()}), rejected writes, and at the end
+ * {@code BOOKKEEPING tracked=<n> held=<n>} and {@code DONE}.</li>
  * </ul>
- * Every mode prints {@code READY} once connected, and {@code LOST_EVENT <id> <token>} for each
- * {@link LockLostEvent}.
+ * Every mode prints {@code READY} once connected, and {@code LOST_EVENT <id> <token>} for
+ * each {@link LockLostEvent}.
  */
 public final class LockClient {
 
-	/** Our own stream, flushed after every line, so a killed client leaves nothing in a buffer. */
+	/**
+	 * Our own stream, flushed after every line, so a killed client leaves nothing in a
+	 * buffer.
+	 */
 	private static final PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false,
 			StandardCharsets.UTF_8);
 
@@ -205,9 +214,10 @@ public final class LockClient {
 	}
 
 	/**
-	 * Locks, retrying when a Redis command timed out: on a machine shared with other builds a command may take
-	 * longer than the timeout. Not a safety question (an acquire that timed out is never used and is cleaned up),
-	 * so it is counted ({@code RETRY} lines) rather than failing the run.
+	 * Locks, retrying when a Redis command timed out: on a machine shared with other
+	 * builds a command may take longer than the timeout. Not a safety question (an
+	 * acquire that timed out is never used and is cleaned up), so it is counted
+	 * ({@code RETRY} lines) rather than failing the run.
 	 */
 	private LockHandle lockRetryingTimeouts(String id) {
 		for (int attempt = 1;; attempt++) {

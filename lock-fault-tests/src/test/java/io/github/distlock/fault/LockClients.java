@@ -13,9 +13,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * Lock services as separate application instances would have them, each with its own Lettuce connection factory
- * to one address (a Redis or a proxy in front of it) and a short command timeout. Closing shuts every service
- * down (releasing its locks) and then its connections.
+ * Lock services as separate application instances would have them, each with its own
+ * Lettuce connection factory to one address (a Redis or a proxy in front of it) and a
+ * short command timeout. Closing shuts every service down (releasing its locks) and then
+ * its connections.
  */
 final class LockClients implements AutoCloseable {
 
@@ -36,9 +37,9 @@ final class LockClients implements AutoCloseable {
 	}
 
 	/**
-	 * A connected service with this lease and fencing retention, key prefix {@code distlock:}. Connected first
-	 * because an acquire whose reply comes after its lease counts as not acquired, and a cold JVM's first
-	 * connection can take that long.
+	 * A connected service with this lease and fencing retention, key prefix
+	 * {@code distlock:}. Connected first because an acquire whose reply comes after its
+	 * lease counts as not acquired, and a cold JVM's first connection can take that long.
 	 */
 	RedisLockService newService(Duration lease, Duration fencingRetention) {
 		LettuceClientConfiguration client = LettuceClientConfiguration.builder()
@@ -57,8 +58,8 @@ final class LockClients implements AutoCloseable {
 	}
 
 	/**
-	 * Connects, retrying: on a loaded machine a cold JVM may not finish Lettuce's connection handshake within a
-	 * short command timeout.
+	 * Connects, retrying: on a loaded machine a cold JVM may not finish Lettuce's
+	 * connection handshake within a short command timeout.
 	 */
 	private static void connect(RedisLockService service) {
 		for (int attempt = 1;; attempt++) {

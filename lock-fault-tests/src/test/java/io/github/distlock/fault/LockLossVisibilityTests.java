@@ -23,9 +23,10 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * "Lock loss must be visible": when renewal finds the key gone or cannot complete, the handle turns not held at
- * once, a {@link LockLostEvent} is published and {@code close()} throws {@link LockLostException} without touching
- * the next owner's key; the local deadline needs no round trip; shutdown releases everything and stops renewal.
+ * "Lock loss must be visible": when renewal finds the key gone or cannot complete, the
+ * handle turns not held at once, a {@link LockLostEvent} is published and {@code close()}
+ * throws {@link LockLostException} without touching the next owner's key; the local
+ * deadline needs no round trip; shutdown releases everything and stops renewal.
  */
 @Timeout(value = 1, unit = TimeUnit.MINUTES)
 class LockLossVisibilityTests {
@@ -57,8 +58,7 @@ class LockLossVisibilityTests {
 
 		LockHandle owner = next.lock("deleted", Duration.ZERO);
 		String ownersKey = redis.command("GET", "distlock:{deleted}");
-		assertThatExceptionOfType(LockLostException.class).isThrownBy(handle::close)
-			.withMessageContaining("deleted");
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(handle::close).withMessageContaining("deleted");
 		assertThat(redis.command("GET", "distlock:{deleted}")).isEqualTo(ownersKey);
 		assertThat(owner.isHeld()).isTrue();
 		owner.close();
@@ -67,8 +67,10 @@ class LockLossVisibilityTests {
 
 	@Test
 	void lossIsSignalledWhenTheLeaseEndsNotAtTheNextRenewalRetry() throws Exception {
-		// Renewal every second; each attempt fails after the 300 ms command timeout and is retried 500 ms later,
-		// so the lease end (3 s after the last success) falls between two attempts, about 400 ms before the next.
+		// Renewal every second; each attempt fails after the 300 ms command timeout and
+		// is retried 500 ms later,
+		// so the lease end (3 s after the last success) falls between two attempts, about
+		// 400 ms before the next.
 		Duration lease = Duration.ofSeconds(3);
 		try (TcpProxy proxy = TcpProxy.to(redis.server());
 				LockClients partitioned = new LockClients(proxy.host(), proxy.port(), COMMAND_TIMEOUT)) {
@@ -82,7 +84,8 @@ class LockLossVisibilityTests {
 			});
 			LockHandle handle = service.lock("retried", Duration.ZERO);
 			proxy.blackHole();
-			// Any renewal reply already past the proxy has arrived by now; the deadline no longer moves.
+			// Any renewal reply already past the proxy has arrived by now; the deadline
+			// no longer moves.
 			TimeUnit.MILLISECONDS.sleep(100);
 			long now = System.nanoTime();
 			HeldLockInfo info = service.heldLocks().get(0);
@@ -134,7 +137,8 @@ class LockLossVisibilityTests {
 		for (int i = 0; i < 4; i++) {
 			owners.add(next.lock("shutdown-" + i, Duration.ZERO));
 		}
-		List<String> ownersKeys = redis.keys("distlock:{shutdown-?}").stream()
+		List<String> ownersKeys = redis.keys("distlock:{shutdown-?}")
+			.stream()
 			.map((key) -> redis.command("GET", key))
 			.toList();
 		for (LockHandle handle : handles) {

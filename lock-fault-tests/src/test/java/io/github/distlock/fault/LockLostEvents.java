@@ -11,7 +11,8 @@ import io.github.distlock.LockLostEvent;
 import io.github.distlock.redis.RedisLockService;
 
 /**
- * Collects the {@link LockLostEvent}s a lock service publishes, in place of an application context.
+ * Collects the {@link LockLostEvent}s a lock service publishes, in place of an
+ * application context.
  */
 final class LockLostEvents {
 

@@ -22,10 +22,11 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Scenario 6: the network between a holder and Redis fails (a {@link TcpProxy} black-holes, holds replies or
- * resets and refuses connections). The loss is signalled within the lease; another instance then gets the lock;
- * when the network heals, the holder's delayed commands do not touch the new owner's key, the holder recovers and
- * can lock again, and nothing leaks.
+ * Scenario 6: the network between a holder and Redis fails (a {@link TcpProxy}
+ * black-holes, holds replies or resets and refuses connections). The loss is signalled
+ * within the lease; another instance then gets the lock; when the network heals, the
+ * holder's delayed commands do not touch the new owner's key, the holder recovers and can
+ * lock again, and nothing leaks.
  */
 @Timeout(value = 1, unit = TimeUnit.MINUTES)
 class NetworkFaultTests {
@@ -76,7 +77,8 @@ class NetworkFaultTests {
 
 	@Test
 	void holderWhoseRepliesAreHeldLearnsOfTheLossWithinTheLeaseAndRecovers() throws Exception {
-		// Renewals still reach Redis but the holder cannot know: it must give the lock up anyway.
+		// Renewals still reach Redis but the holder cannot know: it must give the lock up
+		// anyway.
 		survivesPartition("replies-held", this.proxy::holdReplies);
 	}
 
@@ -95,7 +97,8 @@ class NetworkFaultTests {
 		assertThat(event.getFencingToken()).isEqualTo(holder.fencingToken());
 		assertThat(holder.isHeld()).isFalse();
 
-		// Held-back renewals may still extend the old key by up to one lease; then it is the other's turn.
+		// Held-back renewals may still extend the old key by up to one lease; then it is
+		// the other's turn.
 		Optional<LockHandle> taken = otherService.tryLock(id, LEASE.multipliedBy(3), null);
 		assertThat(taken).as("lock taken over during the partition").isPresent();
 		LockHandle owner = taken.get();
@@ -104,7 +107,8 @@ class NetworkFaultTests {
 		this.proxy.heal();
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(holder::close);
 		// Whatever the healed connection delivers late is owner-checked.
-		await().during(LEASE.dividedBy(2)).atMost(LEASE.multipliedBy(3))
+		await().during(LEASE.dividedBy(2))
+			.atMost(LEASE.multipliedBy(3))
 			.until(() -> ownersKey.equals(redis.command("GET", "distlock:{" + id + "}")));
 		assertThat(owner.isHeld()).isTrue();
 		owner.close();

@@ -20,9 +20,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Scenario 4: Redis frozen with SIGSTOP for less than the lease. The holder keeps its lock; waiters, whether they
- * were already waiting or start during the pause, return within their {@code waitTime} plus one command timeout
- * (empty, or with Redis's timeout exception) and never get the lock.
+ * Scenario 4: Redis frozen with SIGSTOP for less than the lease. The holder keeps its
+ * lock; waiters, whether they were already waiting or start during the pause, return
+ * within their {@code waitTime} plus one command timeout (empty, or with Redis's timeout
+ * exception) and never get the lock.
  */
 class RedisPauseTests {
 
@@ -33,8 +34,8 @@ class RedisPauseTests {
 	static final Duration PAUSE = Duration.ofMillis(1200);
 
 	/**
-	 * Allowance for thread scheduling on a loaded CI machine on top of waitTime + one command timeout; the measured
-	 * worst case is printed.
+	 * Allowance for thread scheduling on a loaded CI machine on top of waitTime + one
+	 * command timeout; the measured worst case is printed.
 	 */
 	static final Duration SCHEDULING_ALLOWANCE = Duration.ofMillis(750);
 

@@ -22,8 +22,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Scenario 3: Redis killed and restarted without persistence while locks are held. Every handle reports the lock
- * lost, and no renewal ever re-creates a lock key: neither one that is now someone else's, nor a free one.
+ * Scenario 3: Redis killed and restarted without persistence while locks are held. Every
+ * handle reports the lock lost, and no renewal ever re-creates a lock key: neither one
+ * that is now someone else's, nor a free one.
  */
 class RedisRestartTests {
 
@@ -51,13 +52,15 @@ class RedisRestartTests {
 			redis.server().kill();
 			redis.server().restartEmpty();
 
-			// The first half is taken by another instance at once; the second half stays free.
+			// The first half is taken by another instance at once; the second half stays
+			// free.
 			Map<String, LockHandle> newOwners = new HashMap<>();
 			Map<String, String> newOwnerKeys = new HashMap<>();
 			for (int i = 0; i < LOCKS / 2; i++) {
 				String id = "restarted-" + i;
 				LockHandle owner = after.lock(id, Duration.ofSeconds(10));
-				assertThat(owner.fencingToken()).as("token after the restart").isGreaterThan(handles.get(i).fencingToken());
+				assertThat(owner.fencingToken()).as("token after the restart")
+					.isGreaterThan(handles.get(i).fencingToken());
 				newOwners.put(id, owner);
 				newOwnerKeys.put(id, redis.command("GET", key(id)));
 			}
@@ -68,7 +71,8 @@ class RedisRestartTests {
 				assertThat(event).as("lock-lost event %d of %d", i + 1, LOCKS).isNotNull();
 				lostIds.add(event.getLockId());
 			}
-			assertThat(lostIds).containsExactlyInAnyOrder(handles.stream().map(LockHandle::lockId).toArray(String[]::new));
+			assertThat(lostIds)
+				.containsExactlyInAnyOrder(handles.stream().map(LockHandle::lockId).toArray(String[]::new));
 			assertThat(handles).noneMatch(LockHandle::isHeld);
 			assertThat(before.locksLost()).isEqualTo(LOCKS);
 
@@ -89,7 +93,10 @@ class RedisRestartTests {
 		}
 	}
 
-	/** Whether the new owners' keys are as they left them and the free locks' keys do not exist. */
+	/**
+	 * Whether the new owners' keys are as they left them and the free locks' keys do not
+	 * exist.
+	 */
 	private static boolean untouched(Map<String, String> newOwnerKeys) {
 		for (int i = 0; i < LOCKS; i++) {
 			String id = "restarted-" + i;

@@ -20,10 +20,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Scenario 10: 8 client JVMs × 8 threads, 20,000 acquisitions of a few hot ids and many cold ones, each holder
- * incrementing its id's counter in a {@link FencedResource} by an unprotected read-modify-write. No two holds
- * overlap, tokens only grow, no update is lost or rejected, no lock key is ever seen without a TTL, nothing is
- * left in Redis afterwards and every client's bookkeeping is back to empty.
+ * Scenario 10: 8 client JVMs × 8 threads, 20,000 acquisitions of a few hot ids and many
+ * cold ones, each holder incrementing its id's counter in a {@link FencedResource} by an
+ * unprotected read-modify-write. No two holds overlap, tokens only grow, no update is
+ * lost or rejected, no lock key is ever seen without a TTL, nothing is left in Redis
+ * afterwards and every client's bookkeeping is back to empty.
  */
 class SoakTests {
 
@@ -40,7 +41,10 @@ class SoakTests {
 	/** Percent of acquisitions that go to a hot id. */
 	static final int HOT_SHARE = 30;
 
-	/** No faults here: production-like values, so that a loaded machine does not fail the run spuriously. */
+	/**
+	 * No faults here: production-like values, so that a loaded machine does not fail the
+	 * run spuriously.
+	 */
 	static final Duration LEASE = Duration.ofSeconds(5);
 
 	static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
@@ -97,21 +101,25 @@ class SoakTests {
 		assertThat(OverlapChecker.overlaps(holds)).as("overlapping holds").isEmpty();
 		assertThat(OverlapChecker.tokenRegressions(holds)).as("fencing tokens not increasing").isEmpty();
 
-		Map<String, Long> holdsPerId = holds.stream().collect(Collectors.groupingBy(Hold::lockId, Collectors.counting()));
+		Map<String, Long> holdsPerId = holds.stream()
+			.collect(Collectors.groupingBy(Hold::lockId, Collectors.counting()));
 		try (FencedResource resource = FencedResource.connect(fence.server())) {
 			holdsPerId.forEach((id, count) -> {
 				assertThat(resource.value(id)).as("counter of '%s' (lost updates)", id).isEqualTo(Long.toString(count));
 				assertThat(resource.rejected(id)).as("stale writes to '%s'", id).isZero();
 			});
 		}
-		assertThat(redis.keys("distlock:*")).as("lock keys left").allMatch((key) -> key.endsWith(":fence") || key.endsWith(":released"));
-		// Fence keys and release receipts are kept for the retention (5 s) after the last acquisition
+		assertThat(redis.keys("distlock:*")).as("lock keys left")
+			.allMatch((key) -> key.endsWith(":fence") || key.endsWith(":released"));
+		// Fence keys and release receipts are kept for the retention (5 s) after the last
+		// acquisition
 		// and release, then nothing is left.
 		await().atMost(Duration.ofSeconds(20)).until(() -> redis.keys("distlock:*").isEmpty());
-		System.out.printf("scenario 10: %d JVMs x %d threads, %d acquisitions (%d on %d hot ids) in %d ms, 0 overlaps, "
-				+ "0 lost updates; %d acquires retried after a command timeout%n", JVMS, THREADS, holds.size(),
-				holds.stream().filter((hold) -> hold.lockId().startsWith("hot-")).count(), HOT_IDS,
-				TimeUnit.NANOSECONDS.toMillis(finishedAt - startedAt), retries);
+		System.out.printf(
+				"scenario 10: %d JVMs x %d threads, %d acquisitions (%d on %d hot ids) in %d ms, 0 overlaps, "
+						+ "0 lost updates; %d acquires retried after a command timeout%n",
+				JVMS, THREADS, holds.size(), holds.stream().filter((hold) -> hold.lockId().startsWith("hot-")).count(),
+				HOT_IDS, TimeUnit.NANOSECONDS.toMillis(finishedAt - startedAt), retries);
 	}
 
 }

@@ -10,8 +10,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.github.distlock.testsupport.RedisServer;
 
 /**
- * Samples a Redis every few milliseconds, while a test runs, for lock keys without an expiry: a lock key that
- * could outlive every lease. One Lua script per sample lists them atomically.
+ * Samples a Redis every few milliseconds, while a test runs, for lock keys without an
+ * expiry: a lock key that could outlive every lease. One Lua script per sample lists them
+ * atomically.
  */
 final class TtlWatch implements AutoCloseable {
 

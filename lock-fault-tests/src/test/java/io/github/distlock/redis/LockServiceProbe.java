@@ -1,9 +1,10 @@
 package io.github.distlock.redis;
 
 /**
- * Reads the local bookkeeping of a {@link RedisLockService}, for fault tests that check it is back to empty. The
- * count is public on {@link io.github.distlock.core.LockEngine#trackedLockCount()} now; this keeps the fault tests'
- * wording.
+ * Reads the local bookkeeping of a {@link RedisLockService}, for fault tests that check
+ * it is back to empty. The count is public on
+ * {@link io.github.distlock.core.LockEngine#trackedLockCount()} now; this keeps the fault
+ * tests' wording.
  */
 public final class LockServiceProbe {
 

@@ -10,8 +10,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.stereotype.Component;
 
 /**
- * Stops this instance when the demo launcher that started it is gone, even if the launcher was killed without
- * a chance to stop its children.
+ * Stops this instance when the demo launcher that started it is gone, even if the
+ * launcher was killed without a chance to stop its children.
  */
 @Component
 class ParentProcessWatch implements ApplicationRunner {
@@ -33,9 +33,9 @@ class ParentProcessWatch implements ApplicationRunner {
 		if (parentPid == null) {
 			return;
 		}
-		ProcessHandle.of(parentPid).ifPresentOrElse(
-				(parent) -> parent.onExit().thenRun(() -> exit("launcher (pid " + parentPid + ") ended")),
-				() -> exit("launcher (pid " + parentPid + ") is not running"));
+		ProcessHandle.of(parentPid)
+			.ifPresentOrElse((parent) -> parent.onExit().thenRun(() -> exit("launcher (pid " + parentPid + ") ended")),
+					() -> exit("launcher (pid " + parentPid + ") is not running"));
 	}
 
 	private void exit(String why) {

@@ -21,31 +21,35 @@ public class SampleProperties {
 	private String instanceName = "instance";
 
 	/**
-	 * Pause between reading the stock and writing it back, in every buying mode. Widens the window in which
-	 * unlocked buyers overwrite each other, as a slower database or a busier server would.
+	 * Pause between reading the stock and writing it back, in every buying mode. Widens
+	 * the window in which unlocked buyers overwrite each other, as a slower database or a
+	 * busier server would.
 	 */
 	private Duration raceWindow = Duration.ofMillis(10);
 
 	/**
-	 * Fixed lease of the locked buying path's lock, never renewed; when not set, the lock has the auto-renewed
-	 * lease {@code distributed-lock.lease-time}. Read by {@code BuyService}'s annotation.
+	 * Fixed lease of the locked buying path's lock, never renewed; when not set, the lock
+	 * has the auto-renewed lease {@code distributed-lock.lease-time}. Read by
+	 * {@code BuyService}'s annotation.
 	 */
 	private @Nullable Duration lockedLeaseTime;
 
 	/**
-	 * Fixed lease of the fenced buying path's lock, never renewed; when not set, the lock has the auto-renewed
-	 * lease {@code distributed-lock.lease-time}. Read by {@code BuyService}'s annotation.
+	 * Fixed lease of the fenced buying path's lock, never renewed; when not set, the lock
+	 * has the auto-renewed lease {@code distributed-lock.lease-time}. Read by
+	 * {@code BuyService}'s annotation.
 	 */
 	private @Nullable Duration fencedLeaseTime;
 
 	/**
-	 * Base URLs of the other instances sharing this database, which races started from this instance's
-	 * dashboard also send buyers to.
+	 * Base URLs of the other instances sharing this database, which races started from
+	 * this instance's dashboard also send buyers to.
 	 */
 	private List<URI> peers = new ArrayList<>();
 
 	/**
-	 * Process id of the demo launcher that started this instance; the instance exits when that process ends.
+	 * Process id of the demo launcher that started this instance; the instance exits when
+	 * that process ends.
 	 */
 	private @Nullable Long parentPid;
 

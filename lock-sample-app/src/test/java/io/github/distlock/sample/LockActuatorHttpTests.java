@@ -30,8 +30,9 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The lock's metrics, endpoint and health through HTTP, as an operator (and the dashboard) reads them from a
- * running instance: its own embedded server, H2 and the test's own {@code redis-server}.
+ * The lock's metrics, endpoint and health through HTTP, as an operator (and the
+ * dashboard) reads them from a running instance: its own embedded server, H2 and the
+ * test's own {@code redis-server}.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "spring.datasource.url=jdbc:h2:mem:actuator;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000",
@@ -133,7 +134,10 @@ class LockActuatorHttpTests {
 			.isZero();
 	}
 
-	/** A timer's count; 0 while the timer does not exist yet (404: Micrometer registers it on first use). */
+	/**
+	 * A timer's count; 0 while the timer does not exist yet (404: Micrometer registers it
+	 * on first use).
+	 */
 	private long count(String path) throws Exception {
 		HttpResponse<String> response = send(path, "GET");
 		if (response.statusCode() == 404) {
@@ -201,7 +205,10 @@ class LockActuatorHttpTests {
 
 	}
 
-	/** Keeps the next buyer inside its lock, between read and write, until the test lets it go; others pass. */
+	/**
+	 * Keeps the next buyer inside its lock, between read and write, until the test lets
+	 * it go; others pass.
+	 */
 	static class HoldingRaceWindow implements RaceWindow {
 
 		private final AtomicReference<@Nullable Hold> next = new AtomicReference<>();

@@ -5,8 +5,9 @@ import io.github.distlock.testsupport.RedisServer;
 import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
- * One {@code redis-server} on a free port for every test of this JVM, never the shared one on 6379. It is killed by
- * {@link RedisServer}'s shutdown hook when the test JVM exits.
+ * One {@code redis-server} on a free port for every test of this JVM, never the shared
+ * one on 6379. It is killed by {@link RedisServer}'s shutdown hook when the test JVM
+ * exits.
  */
 public final class TestRedis {
 

@@ -20,12 +20,14 @@ import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 
 /**
- * The infrastructure beans behind {@link io.github.distlock.DistributedLock @DistributedLock} in
- * {@link AdviceMode#ASPECTJ ASPECTJ} mode: an operation source that accepts what weaving reaches,
- * and the binding of {@link DistributedLockAspect} to this application context. No advisor: the
- * woven aspect is the only interception, so no method is locked twice.
+ * The infrastructure beans behind
+ * {@link io.github.distlock.DistributedLock @DistributedLock} in
+ * {@link AdviceMode#ASPECTJ ASPECTJ} mode: an operation source that accepts what weaving
+ * reaches, and the binding of {@link DistributedLockAspect} to this application context.
+ * No advisor: the woven aspect is the only interception, so no method is locked twice.
  * <p>
- * Imported by {@code @EnableDistributedLock(mode = AdviceMode.ASPECTJ)}, not to be used directly.
+ * Imported by {@code @EnableDistributedLock(mode = AdviceMode.ASPECTJ)}, not to be used
+ * directly.
  */
 @Configuration(proxyBeanMethods = false)
 @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
@@ -42,8 +44,8 @@ public class AspectJDistributedLockConfiguration extends AbstractDistributedLock
 	}
 
 	/**
-	 * Static and taking only lazy collaborators: a bean post-processor is created before ordinary
-	 * beans, Redis included.
+	 * Static and taking only lazy collaborators: a bean post-processor is created before
+	 * ordinary beans, Redis included.
 	 */
 	@Bean(BINDING_BEAN_NAME)
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
@@ -59,9 +61,10 @@ public class AspectJDistributedLockConfiguration extends AbstractDistributedLock
 		}
 		String[] advisors = beanFactory.getBeanNamesForType(DistributedLockAdvisor.class, true, false);
 		if (advisors.length > 0) {
-			throw new IllegalStateException("@EnableDistributedLock(mode = AdviceMode.ASPECTJ) and a DistributedLockAdvisor"
-					+ " bean (" + String.join(", ", advisors) + ", the proxy mode) are both configured: every locked method"
-					+ " would be locked twice; choose one mode");
+			throw new IllegalStateException(
+					"@EnableDistributedLock(mode = AdviceMode.ASPECTJ) and a DistributedLockAdvisor" + " bean ("
+							+ String.join(", ", advisors) + ", the proxy mode) are both configured: every locked method"
+							+ " would be locked twice; choose one mode");
 		}
 		boolean enabled = binder.bind("distributed-lock.enabled", Boolean.class).orElse(true);
 		AspectJLockSupport support = new AspectJLockSupport(beanFactory.toString(), enabled, lockOperationSource,

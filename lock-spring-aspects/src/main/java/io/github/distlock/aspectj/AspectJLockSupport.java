@@ -12,7 +12,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The {@link LockAspectSupport} of one application context, through which
- * {@link DistributedLockAspect} locks the woven methods while that context is bound to it.
+ * {@link DistributedLockAspect} locks the woven methods while that context is bound to
+ * it.
  */
 final class AspectJLockSupport extends LockAspectSupport {
 

@@ -11,12 +11,13 @@ import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * Binds {@link DistributedLockAspect} to its application context for the context's lifetime, and
- * validates every bean's locked methods when the bean is created.
+ * Binds {@link DistributedLockAspect} to its application context for the context's
+ * lifetime, and validates every bean's locked methods when the bean is created.
  * <p>
- * As a bean post-processor it is created before ordinary beans, so the aspect locks even calls
- * made while they are initialised. A bean fails if an annotation is invalid (the operation source
- * says why) or if a locked method was not woven, which would leave it without its lock.
+ * As a bean post-processor it is created before ordinary beans, so the aspect locks even
+ * calls made while they are initialised. A bean fails if an annotation is invalid (the
+ * operation source says why) or if a locked method was not woven, which would leave it
+ * without its lock.
  */
 final class DistributedLockAspectBinding implements BeanPostProcessor, InitializingBean, DisposableBean {
 
@@ -57,7 +58,8 @@ final class DistributedLockAspectBinding implements BeanPostProcessor, Initializ
 		ReflectionUtils.doWithMethods(targetClass, (method) -> {
 			LockOperation operation = this.source.getLockOperation(method, targetClass);
 			if (operation != null && !operation.method().isAnnotationPresent(WovenByDistributedLockAspect.class)) {
-				throw new IllegalStateException("@DistributedLock on " + operation.describeMethod() + " (bean '" + beanName
+				throw new IllegalStateException("@DistributedLock on " + operation.describeMethod() + " (bean '"
+						+ beanName
 						+ "') is not woven, so it would run without the lock: in ASPECTJ mode DistributedLockAspect must"
 						+ " be woven into " + operation.method().getDeclaringClass().getName() + ", at compile time"
 						+ " (io.github.distlock:lock-spring-aspects among the aspect libraries of the AspectJ compiler) or at"

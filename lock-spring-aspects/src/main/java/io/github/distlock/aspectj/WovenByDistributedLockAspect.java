@@ -8,8 +8,9 @@ import java.lang.annotation.Target;
 
 /**
  * Put on every {@link io.github.distlock.DistributedLock @DistributedLock} method by
- * {@link DistributedLockAspect} when it weaves the method's class, so that the application context
- * can tell at startup whether a locked method will really be intercepted. Not for hand use.
+ * {@link DistributedLockAspect} when it weaves the method's class, so that the
+ * application context can tell at startup whether a locked method will really be
+ * intercepted. Not for hand use.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)

@@ -45,10 +45,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
- * ASPECTJ mode with compile-time weaving, in one JVM: which methods are locked, that no proxy
- * locks them again, what fails at startup, and the aspect's binding to the application contexts.
- * Another application instance (a proxy-mode context with its own connection) observes the locks
- * in Redis.
+ * ASPECTJ mode with compile-time weaving, in one JVM: which methods are locked, that no
+ * proxy locks them again, what fails at startup, and the aspect's binding to the
+ * application contexts. Another application instance (a proxy-mode context with its own
+ * connection) observes the locks in Redis.
  */
 class AspectJModeTests {
 

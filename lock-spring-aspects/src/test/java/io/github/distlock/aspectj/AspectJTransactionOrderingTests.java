@@ -41,11 +41,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
- * In ASPECTJ mode the lock still wraps a real {@code @Transactional} on the same method, with
- * transactions in AspectJ mode too (Spring's {@code AnnotationTransactionAspect}, woven into the
- * same method): it is held when the transaction takes its connection and still held when the
- * transaction has committed or rolled back, as another instance sees it. The order comes from the
- * lock aspect's {@code declare precedence}, not from weaving order.
+ * In ASPECTJ mode the lock still wraps a real {@code @Transactional} on the same method,
+ * with transactions in AspectJ mode too (Spring's {@code AnnotationTransactionAspect},
+ * woven into the same method): it is held when the transaction takes its connection and
+ * still held when the transaction has committed or rolled back, as another instance sees
+ * it. The order comes from the lock aspect's {@code declare precedence}, not from weaving
+ * order.
  */
 class AspectJTransactionOrderingTests {
 
@@ -96,8 +97,9 @@ class AspectJTransactionOrderingTests {
 	}
 
 	/**
-	 * Without the declaration AspectJ's order of two aspects on one join point is undefined; this
-	 * build happens to weave the lock outside anyway, so the declaration is checked on its own.
+	 * Without the declaration AspectJ's order of two aspects on one join point is
+	 * undefined; this build happens to weave the lock outside anyway, so the declaration
+	 * is checked on its own.
 	 */
 	@Test
 	void theLockAspectTakesPrecedenceOverSpringsTransactionAndCacheAspects() {
@@ -110,13 +112,17 @@ class AspectJTransactionOrderingTests {
 
 	private ApplicationContextRunner contextRunner() {
 		return new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DistributedLockAutoConfiguration.class))
+			.withConfiguration(
+					AutoConfigurations.of(DataRedisAutoConfiguration.class, DistributedLockAutoConfiguration.class))
 			.withPropertyValues("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port())
 			.withBean(Events.class, () -> new Events(this.events, observer))
 			.withUserConfiguration(AspectJModes.class, StockConfiguration.class);
 	}
 
-	/** What the transactions saw, and the other instance that judges whether the lock is held. */
+	/**
+	 * What the transactions saw, and the other instance that judges whether the lock is
+	 * held.
+	 */
 	record Events(List<String> list, LockService observer) {
 	}
 
@@ -130,7 +136,10 @@ class AspectJTransactionOrderingTests {
 	@Configuration(proxyBeanMethods = false)
 	static class StockConfiguration {
 
-		/** A transaction begins when it takes its connection: record whether the lock is held then. */
+		/**
+		 * A transaction begins when it takes its connection: record whether the lock is
+		 * held then.
+		 */
 		@Bean
 		DataSource dataSource(Events events) {
 			DataSource database = new EmbeddedDatabaseBuilder().setType(EmbeddedDatabaseType.H2)

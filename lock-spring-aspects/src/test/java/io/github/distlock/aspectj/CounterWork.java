@@ -9,9 +9,9 @@ import io.github.distlock.LockHandle;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * An unprotected read-modify-write of a Redis counter, which two instances lose updates of unless
- * a lock excludes them, and the history of the holds: subclasses call {@link #addOne()} from
- * their locked method, which they reach through {@code this}.
+ * An unprotected read-modify-write of a Redis counter, which two instances lose updates
+ * of unless a lock excludes them, and the history of the holds: subclasses call
+ * {@link #addOne()} from their locked method, which they reach through {@code this}.
  */
 public abstract class CounterWork {
 
@@ -30,7 +30,9 @@ public abstract class CounterWork {
 	/** Adds one to the counter, through the subclass's locked method. */
 	public abstract void increment();
 
-	/** Each hold as {fencing token, entered nanos, left nanos}; token -1 without a lock. */
+	/**
+	 * Each hold as {fencing token, entered nanos, left nanos}; token -1 without a lock.
+	 */
 	public List<long[]> holds() {
 		return this.holds;
 	}

@@ -21,10 +21,11 @@ import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.util.ClassUtils;
 
 /**
- * One application instance in a JVM of its own: a Spring Boot context in ASPECTJ mode (or, with
- * {@code --mode=proxy}, the default proxy mode) with a {@link CounterWork} bean. It prints
- * {@code READY}, waits for {@code go} on its standard input, increments the counter
- * {@code --iterations} times, prints every hold as a {@link Hold} line and {@code DONE}, and exits.
+ * One application instance in a JVM of its own: a Spring Boot context in ASPECTJ mode
+ * (or, with {@code --mode=proxy}, the default proxy mode) with a {@link CounterWork}
+ * bean. It prints {@code READY}, waits for {@code go} on its standard input, increments
+ * the counter {@code --iterations} times, prints every hold as a {@link Hold} line and
+ * {@code DONE}, and exits.
  * <p>
  * Arguments: {@code --port=} of Redis, {@code --counter=} class name, {@code --name=},
  * {@code --iterations=}, {@code --mode=aspectj|proxy}.
@@ -49,9 +50,9 @@ public final class ExclusionInstance {
 		application.addInitializers((context) -> ((GenericApplicationContext) context).registerBean(counterClass));
 		try (ConfigurableApplicationContext context = application.run("--spring.data.redis.host=127.0.0.1",
 				"--spring.data.redis.port=" + options.get("port"), "--spring.data.redis.timeout=10s",
-				// The lock is not fair: an instance may wait while the other takes it many times in a row.
-				"--distributed-lock.wait-time=2m",
-				"--spring.main.banner-mode=off")) {
+				// The lock is not fair: an instance may wait while the other takes it
+				// many times in a row.
+				"--distributed-lock.wait-time=2m", "--spring.main.banner-mode=off")) {
 			CounterWork counter = (CounterWork) context.getBean(counterClass);
 			System.out.println("READY");
 			BufferedReader input = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

@@ -8,9 +8,9 @@ import io.github.distlock.LockContext;
 import io.github.distlock.LockService;
 
 /**
- * Woven at compile time: locked methods of every kind a proxy cannot reach, each reached through
- * {@code this}. Each records whether its lock was held while it ran, as another instance (the
- * observer) sees it, and whether it ran with a lock handle.
+ * Woven at compile time: locked methods of every kind a proxy cannot reach, each reached
+ * through {@code this}. Each records whether its lock was held while it ran, as another
+ * instance (the observer) sees it, and whether it ran with a lock handle.
  */
 public class Inventory {
 

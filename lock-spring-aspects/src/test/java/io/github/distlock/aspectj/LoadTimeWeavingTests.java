@@ -7,10 +7,10 @@ import io.github.distlock.aspectj.ltw.LtwCounter;
 import org.aspectj.weaver.loadtime.Agent;
 
 /**
- * Load-time weaving: the instances' JVMs run with {@code -javaagent:aspectjweaver.jar}, which
- * weaves {@link LtwCounter} (compiled by javac only) as it is loaded, with the aspect declared in
- * {@code lock-spring-aspects}' {@code META-INF/aop.xml} and the package included by the test's
- * own {@code META-INF/aop.xml}.
+ * Load-time weaving: the instances' JVMs run with {@code -javaagent:aspectjweaver.jar},
+ * which weaves {@link LtwCounter} (compiled by javac only) as it is loaded, with the
+ * aspect declared in {@code lock-spring-aspects}' {@code META-INF/aop.xml} and the
+ * package included by the test's own {@code META-INF/aop.xml}.
  */
 class LoadTimeWeavingTests extends TwoInstanceExclusion {
 

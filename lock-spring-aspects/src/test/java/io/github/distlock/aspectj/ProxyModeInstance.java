@@ -16,9 +16,9 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.support.GenericApplicationContext;
 
 /**
- * An application in the default proxy mode, in a JVM where no context ever bound the aspect,
- * whose {@link Shelf} is woven nevertheless. Calls the locked method through the proxy and through
- * {@code this}, and prints what was locked. Argument: the Redis port.
+ * An application in the default proxy mode, in a JVM where no context ever bound the
+ * aspect, whose {@link Shelf} is woven nevertheless. Calls the locked method through the
+ * proxy and through {@code this}, and prints what was locked. Argument: the Redis port.
  */
 public final class ProxyModeInstance {
 

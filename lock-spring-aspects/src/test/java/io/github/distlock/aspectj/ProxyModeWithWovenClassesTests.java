@@ -10,10 +10,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The default proxy mode with a class the aspect was woven into (in a JVM of its own: the aspect
- * is one per class loader, and no context may have bound it before): the proxy locks the call that
- * goes through it, once; the aspect, bound to no context, locks nothing and warns; the call
- * through {@code this} stays unlocked, as in proxy mode without weaving.
+ * The default proxy mode with a class the aspect was woven into (in a JVM of its own: the
+ * aspect is one per class loader, and no context may have bound it before): the proxy
+ * locks the call that goes through it, once; the aspect, bound to no context, locks
+ * nothing and warns; the call through {@code this} stays unlocked, as in proxy mode
+ * without weaving.
  */
 class ProxyModeWithWovenClassesTests {
 
@@ -31,7 +32,8 @@ class ProxyModeWithWovenClassesTests {
 				.isEqualTo("SEEN [fill pear handle=true, fill apple handle=false]");
 			assertThat(instance.awaitLine((line) -> line.startsWith("ACQUISITIONS"), timeout))
 				.isEqualTo("ACQUISITIONS [shelf:pear]");
-			assertThat(instance.lines()).filteredOn((line) -> line.contains("runs without the lock of DistributedLockAspect"))
+			assertThat(instance.lines())
+				.filteredOn((line) -> line.contains("runs without the lock of DistributedLockAspect"))
 				.singleElement()
 				.asString()
 				.contains(Shelf.class.getName() + ".fill runs without the lock of DistributedLockAspect");

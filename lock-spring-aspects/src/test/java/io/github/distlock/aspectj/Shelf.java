@@ -7,8 +7,8 @@ import io.github.distlock.DistributedLock;
 import io.github.distlock.LockContext;
 
 /**
- * Woven at compile time, with locked methods a proxy can reach too: for proxy mode with woven
- * classes. Records whether each locked method ran with a lock handle.
+ * Woven at compile time, with locked methods a proxy can reach too: for proxy mode with
+ * woven classes. Records whether each locked method ran with a lock handle.
  */
 public class Shelf {
 

@@ -11,9 +11,10 @@ import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * Woven at compile time by both the lock's aspect and Spring's {@code AnnotationTransactionAspect}:
- * the locked, transactional method is reached through {@code this}. Records whether the lock was
- * held, as another instance sees it, when the transaction completed.
+ * Woven at compile time by both the lock's aspect and Spring's
+ * {@code AnnotationTransactionAspect}: the locked, transactional method is reached
+ * through {@code this}. Records whether the lock was held, as another instance sees it,
+ * when the transaction completed.
  */
 public class TransactionalStock {
 

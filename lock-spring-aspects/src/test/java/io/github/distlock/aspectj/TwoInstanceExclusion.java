@@ -14,10 +14,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Two application instances, each a JVM of its own (the aspect is one per class loader), on one
- * Redis: released together, each increments a Redis counter {@value #ITERATIONS} times through a
- * locked method it reaches through {@code this}. The holds must never overlap, the fencing
- * tokens must increase in acquisition order and no increment may be lost.
+ * Two application instances, each a JVM of its own (the aspect is one per class loader),
+ * on one Redis: released together, each increments a Redis counter {@value #ITERATIONS}
+ * times through a locked method it reaches through {@code this}. The holds must never
+ * overlap, the fencing tokens must increase in acquisition order and no increment may be
+ * lost.
  */
 abstract class TwoInstanceExclusion {
 
@@ -51,9 +52,11 @@ abstract class TwoInstanceExclusion {
 			List<OverlapChecker.Overlap> overlaps = OverlapChecker.overlaps(holds);
 			List<OverlapChecker.Overlap> regressions = OverlapChecker.tokenRegressions(holds);
 			long unlocked = holds.stream().filter((hold) -> hold.token() < 0).count();
-			System.out.printf("%s: %d holds by two instances, %d without a lock handle, %d overlapping,"
-					+ " %d token regressions, counter %d of %d%n", getClass().getSimpleName(), holds.size(), unlocked,
-					overlaps.size(), regressions.size(), counter, 2 * ITERATIONS);
+			System.out.printf(
+					"%s: %d holds by two instances, %d without a lock handle, %d overlapping,"
+							+ " %d token regressions, counter %d of %d%n",
+					getClass().getSimpleName(), holds.size(), unlocked, overlaps.size(), regressions.size(), counter,
+					2 * ITERATIONS);
 			assertThat(holds).hasSize(2 * ITERATIONS);
 			assertThat(unlocked).isZero();
 			assertThat(overlaps).isEmpty();

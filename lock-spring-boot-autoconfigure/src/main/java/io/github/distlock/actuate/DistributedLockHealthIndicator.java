@@ -10,10 +10,10 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.core.NestedExceptionUtils;
 
 /**
- * Health of the locks of this instance: DOWN when a held lock's renewal is failing (its lease is
- * running out) or when the lock scripts cannot run on Redis (one side-effect-free round trip);
- * UP otherwise. Details: held locks, the ids whose renewal fails, locks lost and failed renewals
- * since startup.
+ * Health of the locks of this instance: DOWN when a held lock's renewal is failing (its
+ * lease is running out) or when the lock scripts cannot run on Redis (one
+ * side-effect-free round trip); UP otherwise. Details: held locks, the ids whose renewal
+ * fails, locks lost and failed renewals since startup.
  */
 public class DistributedLockHealthIndicator extends AbstractHealthIndicator {
 
@@ -45,7 +45,8 @@ public class DistributedLockHealthIndicator extends AbstractHealthIndicator {
 			this.lockService.verifyStore();
 		}
 		catch (RuntimeException ex) {
-			// The root cause says why (connection refused, NOPERM, timeout); the wrapper does not.
+			// The root cause says why (connection refused, NOPERM, timeout); the wrapper
+			// does not.
 			builder.down(NestedExceptionUtils.getMostSpecificCause(ex));
 			return;
 		}

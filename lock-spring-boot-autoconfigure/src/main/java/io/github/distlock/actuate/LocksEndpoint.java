@@ -16,12 +16,13 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
 
 /**
- * {@code /actuator/locks}: the locks this instance holds, and {@code /actuator/locks/{lockId}}:
- * whether anyone, on any instance, holds a lock id and how long its lease still runs. Read-only.
+ * {@code /actuator/locks}: the locks this instance holds, and
+ * {@code /actuator/locks/{lockId}}: whether anyone, on any instance, holds a lock id and
+ * how long its lease still runs. Read-only.
  * <p>
  * The list is this instance's memory (no Redis call); the lookup is one Redis round trip
- * ({@code PTTL}), never a {@code SCAN}. Lock ids containing {@code /} work, as the rest of the
- * path is the id.
+ * ({@code PTTL}), never a {@code SCAN}. Lock ids containing {@code /} work, as the rest
+ * of the path is the id.
  */
 @Endpoint(id = "locks")
 public class LocksEndpoint {
@@ -56,8 +57,7 @@ public class LocksEndpoint {
 			.findFirst()
 			.map(HeldLockDescriptor::of)
 			.orElse(null);
-		return new LockDescriptor(id, remaining.isPresent(), remaining.map(Duration::toMillis).orElse(null),
-				local);
+		return new LockDescriptor(id, remaining.isPresent(), remaining.map(Duration::toMillis).orElse(null), local);
 	}
 
 	/**
@@ -76,15 +76,15 @@ public class LocksEndpoint {
 	 * @param lockId the lock id
 	 * @param fencingToken the fencing token of the hold
 	 * @param heldSince when this instance acquired it
-	 * @param leaseRemainingMillis how long the lease still runs unless renewed, by this instance's
-	 * clock
+	 * @param leaseRemainingMillis how long the lease still runs unless renewed, by this
+	 * instance's clock
 	 * @param reentrancyDepth nested holds of the owner thread (1 if not re-entered)
 	 * @param autoRenewed whether the watchdog renews the lease
 	 * @param renewalFailing whether the last renewal attempt failed
 	 */
 	public record HeldLockDescriptor(@Nullable String name, String lockId, long fencingToken, Instant heldSince,
-			long leaseRemainingMillis, int reentrancyDepth, boolean autoRenewed, boolean renewalFailing)
-			implements OperationResponseBody {
+			long leaseRemainingMillis, int reentrancyDepth, boolean autoRenewed,
+			boolean renewalFailing) implements OperationResponseBody {
 
 		static HeldLockDescriptor of(HeldLockInfo held) {
 			return new HeldLockDescriptor(held.name(), held.lockId(), held.fencingToken(), held.heldSince(),
@@ -99,8 +99,8 @@ public class LocksEndpoint {
 	 *
 	 * @param lockId the lock id
 	 * @param locked whether anyone, on any instance, holds it now
-	 * @param leaseRemainingMillis how long the holder's lease still runs (Redis {@code PTTL}), or
-	 * {@code null} if not locked
+	 * @param leaseRemainingMillis how long the holder's lease still runs (Redis
+	 * {@code PTTL}), or {@code null} if not locked
 	 * @param heldByThisInstance this instance's hold, or {@code null} if it holds none
 	 */
 	public record LockDescriptor(String lockId, boolean locked, @Nullable Long leaseRemainingMillis,

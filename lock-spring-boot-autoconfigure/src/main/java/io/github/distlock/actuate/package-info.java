@@ -1,5 +1,6 @@
 /**
- * Actuator support: the {@code locks} endpoint and the {@code distributedLock} health contributor.
+ * Actuator support: the {@code locks} endpoint and the {@code distributedLock} health
+ * contributor.
  */
 @NullMarked
 package io.github.distlock.actuate;

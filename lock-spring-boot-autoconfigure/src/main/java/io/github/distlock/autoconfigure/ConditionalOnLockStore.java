@@ -11,8 +11,8 @@ import io.github.distlock.autoconfigure.DistributedLockProperties.Store;
 import org.springframework.context.annotation.Conditional;
 
 /**
- * Matches when {@code distributed-lock.store} names the given store, or when it is not set and
- * the store is {@link Store#REDIS}, the default.
+ * Matches when {@code distributed-lock.store} names the given store, or when it is not
+ * set and the store is {@link Store#REDIS}, the default.
  */
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ ElementType.TYPE, ElementType.METHOD })

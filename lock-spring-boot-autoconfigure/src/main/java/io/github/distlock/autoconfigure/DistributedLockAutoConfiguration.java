@@ -22,12 +22,14 @@ import org.springframework.context.annotation.Import;
 
 /**
  * Auto-configuration of distributed locks: the {@link LockService} on the store named by
- * {@code distributed-lock.store} (one configuration per store: {@link RedisLockStoreConfiguration},
- * {@link InMemoryLockStoreConfiguration}), observed when an {@link ObservationRegistry} bean
- * exists, and the {@link io.github.distlock.DistributedLock @DistributedLock} interception (proxy
- * mode, unless the application chose a mode with {@link EnableDistributedLock
- * @EnableDistributedLock}). Backs off when the Redis store is chosen and Spring Data Redis is
- * absent.
+ * {@code distributed-lock.store} (one configuration per store:
+ * {@link RedisLockStoreConfiguration}, {@link InMemoryLockStoreConfiguration}), observed
+ * when an {@link ObservationRegistry} bean exists, and the
+ * {@link io.github.distlock.DistributedLock @DistributedLock} interception (proxy mode,
+ * unless the application chose a mode with {@link EnableDistributedLock
+ *
+ * @EnableDistributedLock}). Backs off when the Redis store is chosen and Spring Data
+ * Redis is absent.
  */
 @AutoConfiguration(afterName = { "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
 		"org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration" })
@@ -39,8 +41,8 @@ import org.springframework.context.annotation.Import;
 public final class DistributedLockAutoConfiguration {
 
 	/**
-	 * Observes the engine's acquisitions and holds when there is a registry. Without one (no
-	 * Micrometer set up) the engine observes nothing and pays nothing.
+	 * Observes the engine's acquisitions and holds when there is a registry. Without one
+	 * (no Micrometer set up) the engine observes nothing and pays nothing.
 	 */
 	static <T extends LockEngine> T observed(T engine, ObjectProvider<ObservationRegistry> observationRegistry,
 			ObjectProvider<LockAcquireObservationConvention> acquireConvention,
@@ -53,8 +55,8 @@ public final class DistributedLockAutoConfiguration {
 	}
 
 	/**
-	 * The chosen store's classes are present: Spring Data Redis for the Redis store (the default);
-	 * nothing for the in-memory store.
+	 * The chosen store's classes are present: Spring Data Redis for the Redis store (the
+	 * default); nothing for the in-memory store.
 	 */
 	static final class LockStoreAvailableCondition extends AnyNestedCondition {
 

@@ -7,9 +7,9 @@ import org.springframework.context.annotation.AdviceModeImportSelector;
 import org.springframework.util.ClassUtils;
 
 /**
- * Imports the configuration of the {@link EnableDistributedLock#mode() advice mode}: the proxy
- * advisor for {@code PROXY}, the AspectJ aspect's binding from {@code lock-spring-aspects} for
- * {@code ASPECTJ}.
+ * Imports the configuration of the {@link EnableDistributedLock#mode() advice mode}: the
+ * proxy advisor for {@code PROXY}, the AspectJ aspect's binding from
+ * {@code lock-spring-aspects} for {@code ASPECTJ}.
  */
 public final class DistributedLockConfigurationSelector extends AdviceModeImportSelector<EnableDistributedLock> {
 

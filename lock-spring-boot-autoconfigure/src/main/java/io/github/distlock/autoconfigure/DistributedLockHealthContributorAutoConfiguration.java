@@ -12,8 +12,9 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 
 /**
- * Auto-configuration of the {@code distributedLock} health contributor, when Spring Boot's health
- * support is present; {@code management.health.distributed-lock.enabled=false} turns it off.
+ * Auto-configuration of the {@code distributedLock} health contributor, when Spring
+ * Boot's health support is present;
+ * {@code management.health.distributed-lock.enabled=false} turns it off.
  */
 @AutoConfiguration(after = DistributedLockAutoConfiguration.class)
 @ConditionalOnClass({ HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class })

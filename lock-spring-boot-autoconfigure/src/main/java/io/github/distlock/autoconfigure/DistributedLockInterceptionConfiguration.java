@@ -23,12 +23,13 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
 
 /**
- * The infrastructure beans behind {@link io.github.distlock.DistributedLock @DistributedLock} in
- * {@link org.springframework.context.annotation.AdviceMode#PROXY PROXY} mode: operation source,
- * interceptor and advisor, picked up by the auto-proxy creator.
+ * The infrastructure beans behind
+ * {@link io.github.distlock.DistributedLock @DistributedLock} in
+ * {@link org.springframework.context.annotation.AdviceMode#PROXY PROXY} mode: operation
+ * source, interceptor and advisor, picked up by the auto-proxy creator.
  * <p>
- * The bean methods are static and take only lazy collaborators: advisors are created while
- * bean post-processors are set up, before Redis and ordinary beans should be.
+ * The bean methods are static and take only lazy collaborators: advisors are created
+ * while bean post-processors are set up, before Redis and ordinary beans should be.
  */
 @Configuration(proxyBeanMethods = false)
 @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
@@ -67,8 +68,8 @@ final class DistributedLockInterceptionConfiguration extends AbstractDistributed
 	}
 
 	/**
-	 * Makes sure an auto-proxy creator exists even when Boot's AOP auto-configuration is off;
-	 * with it on, Boot's (class-proxying) creator is used.
+	 * Makes sure an auto-proxy creator exists even when Boot's AOP auto-configuration is
+	 * off; with it on, Boot's (class-proxying) creator is used.
 	 */
 	static final class AutoProxyRegistrar implements ImportBeanDefinitionRegistrar {
 

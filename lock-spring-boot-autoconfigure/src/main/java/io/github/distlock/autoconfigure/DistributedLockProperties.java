@@ -14,51 +14,54 @@ import org.springframework.core.Ordered;
 public class DistributedLockProperties {
 
 	/**
-	 * Default order of the lock advisor: just outside transactions, whose advisor has the lowest
-	 * precedence by default, so the lock is acquired before a transaction begins and released
-	 * after it ends.
+	 * Default order of the lock advisor: just outside transactions, whose advisor has the
+	 * lowest precedence by default, so the lock is acquired before a transaction begins
+	 * and released after it ends.
 	 */
 	public static final int DEFAULT_ORDER = Ordered.LOWEST_PRECEDENCE - 1;
 
 	/**
-	 * Whether to enable distributed locks. When false there is no LockService bean and annotated
-	 * methods run without a lock.
+	 * Whether to enable distributed locks. When false there is no LockService bean and
+	 * annotated methods run without a lock.
 	 */
 	private boolean enabled = true;
 
 	/**
-	 * Where the locks live: 'redis' excludes every instance sharing the Redis server and key
-	 * prefix; 'in-memory' only the threads of this JVM, never other processes (for tests and
-	 * single-instance applications).
+	 * Where the locks live: 'redis' excludes every instance sharing the Redis server and
+	 * key prefix; 'in-memory' only the threads of this JVM, never other processes (for
+	 * tests and single-instance applications).
 	 */
 	private Store store = Store.REDIS;
 
 	/**
-	 * Prefix of every Redis key and pub/sub channel the locks write. Must not contain '{' or '}'.
+	 * Prefix of every Redis key and pub/sub channel the locks write. Must not contain '{'
+	 * or '}'.
 	 */
 	private String keyPrefix = "distlock:";
 
 	/**
-	 * How long @DistributedLock methods wait for their lock when the annotation sets no waitTime.
+	 * How long @DistributedLock methods wait for their lock when the annotation sets no
+	 * waitTime.
 	 */
 	private Duration waitTime = Duration.ofSeconds(10);
 
 	/**
-	 * Lease of auto-renewed locks. A holder renews it about every third of it; a crashed holder's
-	 * lock is free again after it at the latest.
+	 * Lease of auto-renewed locks. A holder renews it about every third of it; a crashed
+	 * holder's lock is free again after it at the latest.
 	 */
 	private Duration leaseTime = Duration.ofSeconds(30);
 
 	/**
-	 * How long the last fencing token of a lock is kept in Redis after its last acquisition.
-	 * Tokens keep increasing beyond it as long as the Redis server clock does not step back by
-	 * more than this.
+	 * How long the last fencing token of a lock is kept in Redis after its last
+	 * acquisition. Tokens keep increasing beyond it as long as the Redis server clock
+	 * does not step back by more than this.
 	 */
 	private Duration fencingRetention = Duration.ofMinutes(1);
 
 	/**
-	 * Order of the lock advisor among other advisors on the same bean; lower runs outside. Proxy
-	 * mode only: with @EnableDistributedLock(mode = ASPECTJ) setting it fails the startup.
+	 * Order of the lock advisor among other advisors on the same bean; lower runs
+	 * outside. Proxy mode only: with @EnableDistributedLock(mode = ASPECTJ) setting it
+	 * fails the startup.
 	 */
 	private int order = DEFAULT_ORDER;
 
@@ -104,7 +107,8 @@ public class DistributedLockProperties {
 
 	public void setLeaseTime(Duration leaseTime) {
 		if (leaseTime.compareTo(Duration.ofMillis(3)) < 0) {
-			throw new IllegalArgumentException("distributed-lock.lease-time must be at least 3ms, but was " + leaseTime);
+			throw new IllegalArgumentException(
+					"distributed-lock.lease-time must be at least 3ms, but was " + leaseTime);
 		}
 		this.leaseTime = leaseTime;
 	}
@@ -135,15 +139,15 @@ public class DistributedLockProperties {
 	public enum Store {
 
 		/**
-		 * Redis, through Spring Boot's Redis connection factory: locks exclude every process
-		 * using the same Redis and key prefix.
+		 * Redis, through Spring Boot's Redis connection factory: locks exclude every
+		 * process using the same Redis and key prefix.
 		 */
 		REDIS,
 
 		/**
-		 * This JVM's memory ({@link io.github.distlock.store.InMemoryLockStore}): locks exclude
-		 * only the threads of this application, never other processes. For tests and
-		 * single-instance use.
+		 * This JVM's memory ({@link io.github.distlock.store.InMemoryLockStore}): locks
+		 * exclude only the threads of this application, never other processes. For tests
+		 * and single-instance use.
 		 */
 		IN_MEMORY
 

@@ -18,10 +18,11 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The locks in this JVM's memory ({@code distributed-lock.store=in-memory}): a {@link LockEngine}
- * over an {@link InMemoryLockStore}. An application's own {@link InMemoryLockStore} bean (on a
- * clock its tests control, say) replaces the default one. Needs no Redis, not even Spring Data
- * Redis on the classpath. Warns at startup that the locks do not exclude other processes.
+ * The locks in this JVM's memory ({@code distributed-lock.store=in-memory}): a
+ * {@link LockEngine} over an {@link InMemoryLockStore}. An application's own
+ * {@link InMemoryLockStore} bean (on a clock its tests control, say) replaces the default
+ * one. Needs no Redis, not even Spring Data Redis on the classpath. Warns at startup that
+ * the locks do not exclude other processes.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnLockStore(Store.IN_MEMORY)

@@ -11,8 +11,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /**
- * Auto-configuration of the {@code locks} endpoint, when Actuator is present and the endpoint is
- * available (enabled and exposed, e.g. {@code management.endpoints.web.exposure.include=locks}).
+ * Auto-configuration of the {@code locks} endpoint, when Actuator is present and the
+ * endpoint is available (enabled and exposed, e.g.
+ * {@code management.endpoints.web.exposure.include=locks}).
  */
 @AutoConfiguration(after = DistributedLockAutoConfiguration.class)
 @ConditionalOnClass(ConditionalOnAvailableEndpoint.class)

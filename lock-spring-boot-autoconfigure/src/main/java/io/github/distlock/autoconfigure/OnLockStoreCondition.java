@@ -11,10 +11,11 @@ import org.springframework.context.annotation.ConditionContext;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
- * The condition of {@link ConditionalOnLockStore}: binds {@code distributed-lock.store} as the
- * properties bean will (so {@code in-memory}, {@code IN_MEMORY} and {@code inMemory} all name
- * {@link Store#IN_MEMORY}). A value naming no store matches nothing; binding the properties
- * bean then fails with the property's name and the accepted values.
+ * The condition of {@link ConditionalOnLockStore}: binds {@code distributed-lock.store}
+ * as the properties bean will (so {@code in-memory}, {@code IN_MEMORY} and
+ * {@code inMemory} all name {@link Store#IN_MEMORY}). A value naming no store matches
+ * nothing; binding the properties bean then fails with the property's name and the
+ * accepted values.
  */
 class OnLockStoreCondition extends SpringBootCondition {
 

@@ -20,8 +20,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * The locks in Redis ({@code distributed-lock.store=redis}, the default): a
- * {@link RedisLockService} on Spring Boot's Redis connection factory, and the startup check of
- * Redis's {@code maxmemory-policy}.
+ * {@link RedisLockService} on Spring Boot's Redis connection factory, and the startup
+ * check of Redis's {@code maxmemory-policy}.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(StringRedisTemplate.class)

@@ -9,9 +9,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * Redis commands that run off the caller's thread, on two daemon threads of their own (never the
- * watchdog's, whose renewals they would delay): clean-ups after an ambiguous command, and repeats
- * of release-path commands that an interrupt cut short. The threads end when idle.
+ * Redis commands that run off the caller's thread, on two daemon threads of their own
+ * (never the watchdog's, whose renewals they would delay): clean-ups after an ambiguous
+ * command, and repeats of release-path commands that an interrupt cut short. The threads
+ * end when idle.
  */
 final class DetachedCommands implements AutoCloseable {
 
@@ -40,8 +41,9 @@ final class DetachedCommands implements AutoCloseable {
 	}
 
 	/**
-	 * Runs {@code command} on a thread nobody interrupts and waits for it uninterruptibly. Once
-	 * closed it runs on the caller's thread, with the interrupt flag cleared meanwhile.
+	 * Runs {@code command} on a thread nobody interrupts and waits for it
+	 * uninterruptibly. Once closed it runs on the caller's thread, with the interrupt
+	 * flag cleared meanwhile.
 	 */
 	<T> T call(Supplier<T> command) {
 		CompletableFuture<T> result;

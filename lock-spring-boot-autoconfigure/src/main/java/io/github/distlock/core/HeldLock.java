@@ -10,17 +10,18 @@ import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One ownership of a lock in the store by one thread of this instance, shared by the nested
- * (reentrant) handles of that thread.
+ * One ownership of a lock in the store by one thread of this instance, shared by the
+ * nested (reentrant) handles of that thread.
  * <p>
- * The local deadline is measured with {@link System#nanoTime()} from before the command that set
- * the lease was sent, so it never ends later than the key's expiry in Redis: a holder that was
- * paused past its lease sees {@link #isHeld()} {@code false} on resume without a round trip.
+ * The local deadline is measured with {@link System#nanoTime()} from before the command
+ * that set the lease was sent, so it never ends later than the key's expiry in Redis: a
+ * holder that was paused past its lease sees {@link #isHeld()} {@code false} on resume
+ * without a round trip.
  * <p>
- * Every command that sets the lease (renewal, {@code extend}, the expiry of a release with a
- * minimum hold time) is sent and its reply applied under {@link #lockLease()}, one at a time: the
- * last deadline set is that of the last command Redis ran, so an older, longer lease can never
- * overwrite a newer, shorter one.
+ * Every command that sets the lease (renewal, {@code extend}, the expiry of a release
+ * with a minimum hold time) is sent and its reply applied under {@link #lockLease()}, one
+ * at a time: the last deadline set is that of the last command Redis ran, so an older,
+ * longer lease can never overwrite a newer, shorter one.
  */
 final class HeldLock {
 
@@ -38,7 +39,10 @@ final class HeldLock {
 
 	final Thread owner;
 
-	/** Lease the watchdog renews an auto-renewed lock with (changed by {@code extend}), or the fixed lease. */
+	/**
+	 * Lease the watchdog renews an auto-renewed lock with (changed by {@code extend}), or
+	 * the fixed lease.
+	 */
 	private volatile long leaseNanos;
 
 	final boolean autoRenewed;
@@ -50,7 +54,10 @@ final class HeldLock {
 	/** Held across each command that sets the lease and the application of its reply. */
 	private final ReentrantLock leaseChange = new ReentrantLock();
 
-	/** Incremented when {@code extend} changes the lease; a renewal of an older one is stale. */
+	/**
+	 * Incremented when {@code extend} changes the lease; a renewal of an older one is
+	 * stale.
+	 */
 	private volatile int renewalGeneration;
 
 	private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
@@ -65,14 +72,16 @@ final class HeldLock {
 	/** Nested holds on the owner thread; 1 for the outermost. */
 	private final AtomicInteger depth = new AtomicInteger(1);
 
-	/** The static lock name the holder acquired it under, if it knew one (for operators). */
+	/**
+	 * The static lock name the holder acquired it under, if it knew one (for operators).
+	 */
 	volatile @Nullable String name;
 
 	/** The observation of this hold, while Micrometer observes it. */
 	volatile @Nullable Observation holdObservation;
 
-	HeldLock(LockEntry entry, String ownerToken, long fencingToken, Thread owner, long leaseNanos,
-			boolean autoRenewed, long acquiredAtNanos) {
+	HeldLock(LockEntry entry, String ownerToken, long fencingToken, Thread owner, long leaseNanos, boolean autoRenewed,
+			long acquiredAtNanos) {
 		this.entry = entry;
 		this.ownerToken = ownerToken;
 		this.fencingToken = fencingToken;
@@ -101,7 +110,10 @@ final class HeldLock {
 		return this.depth.decrementAndGet();
 	}
 
-	/** The lock is given back without a handle (its waiter was interrupted): no hold remains. */
+	/**
+	 * The lock is given back without a handle (its waiter was interrupted): no hold
+	 * remains.
+	 */
 	void dropHolds() {
 		this.depth.set(0);
 	}
@@ -123,9 +135,9 @@ final class HeldLock {
 	}
 
 	/**
-	 * A lease reset sent at {@code sentAtNanos} failed, and Redis may still run it (e.g. replayed
-	 * after a reconnect): the deadline ends no later than the one it would set. Only under
-	 * {@link #lockLease()}.
+	 * A lease reset sent at {@code sentAtNanos} failed, and Redis may still run it (e.g.
+	 * replayed after a reconnect): the deadline ends no later than the one it would set.
+	 * Only under {@link #lockLease()}.
 	 */
 	void leaseResetMayApply(long sentAtNanos, long leaseNanos) {
 		long deadline = sentAtNanos + leaseNanos;
@@ -139,8 +151,8 @@ final class HeldLock {
 	}
 
 	/**
-	 * The watchdog renews with {@code leaseNanos} from now on; renewals scheduled for the old lease
-	 * become stale. Only under {@link #lockLease()}.
+	 * The watchdog renews with {@code leaseNanos} from now on; renewals scheduled for the
+	 * old lease become stale. Only under {@link #lockLease()}.
 	 * @return the new renewal generation
 	 */
 	synchronized int leaseChanged(long leaseNanos) {
@@ -158,9 +170,10 @@ final class HeldLock {
 	}
 
 	/**
-	 * Takes the right to send a command that sets the lease and apply its reply, waiting for the
-	 * one in flight (at most one round trip), but not past the local deadline: a lease that ran out
-	 * meanwhile cannot be reset anyway. Uninterruptible; the interrupt is kept.
+	 * Takes the right to send a command that sets the lease and apply its reply, waiting
+	 * for the one in flight (at most one round trip), but not past the local deadline: a
+	 * lease that ran out meanwhile cannot be reset anyway. Uninterruptible; the interrupt
+	 * is kept.
 	 * @return {@code false} if the deadline passed first
 	 */
 	boolean lockLease() {
@@ -208,8 +221,8 @@ final class HeldLock {
 	}
 
 	/**
-	 * Ends the hold; renewal stops at once. A hold already marked lost (by renewal or by the
-	 * service's shutdown) stays lost.
+	 * Ends the hold; renewal stops at once. A hold already marked lost (by renewal or by
+	 * the service's shutdown) stays lost.
 	 * @return {@code true} if this call moved the lock from held to released
 	 */
 	boolean markReleased() {
@@ -230,7 +243,10 @@ final class HeldLock {
 		return this.lostReason;
 	}
 
-	/** The next renewal, scheduled for the lease of {@code generation}; cancelled if that is stale. */
+	/**
+	 * The next renewal, scheduled for the lease of {@code generation}; cancelled if that
+	 * is stale.
+	 */
 	synchronized void renewal(ScheduledFuture<?> renewal, int generation) {
 		if (generation != this.renewalGeneration) {
 			renewal.cancel(false);

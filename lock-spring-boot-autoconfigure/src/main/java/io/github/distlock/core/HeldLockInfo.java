@@ -11,7 +11,8 @@ import org.jspecify.annotations.Nullable;
  * @param lockId the raw lock id
  * @param fencingToken the fencing token of this hold
  * @param heldSince when the lock was acquired (or handed over to its current holder)
- * @param leaseRemaining time until the lease ends unless renewed, by this instance's clock
+ * @param leaseRemaining time until the lease ends unless renewed, by this instance's
+ * clock
  * @param depth how many nested holds the owner thread has
  * @param autoRenewed whether the watchdog renews the lease
  * @param renewalFailing whether the last renewal attempt failed

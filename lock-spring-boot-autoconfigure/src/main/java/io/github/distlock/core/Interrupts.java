@@ -4,8 +4,9 @@ import io.github.distlock.LockNotAcquiredException;
 import io.github.distlock.support.LogSafe;
 
 /**
- * How the engine treats an interrupted caller: an interrupt is an answer ("stop waiting"), never
- * a failure of the store, and the caller's interrupt flag is always kept.
+ * How the engine treats an interrupted caller: an interrupt is an answer ("stop
+ * waiting"), never a failure of the store, and the caller's interrupt flag is always
+ * kept.
  */
 final class Interrupts {
 
@@ -13,8 +14,8 @@ final class Interrupts {
 	}
 
 	/**
-	 * Whether {@code failure} was caused by an interrupt: a store client gave up waiting for a reply
-	 * because the calling thread was interrupted.
+	 * Whether {@code failure} was caused by an interrupt: a store client gave up waiting
+	 * for a reply because the calling thread was interrupted.
 	 */
 	static boolean isCause(Throwable failure) {
 		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
@@ -26,15 +27,15 @@ final class Interrupts {
 	}
 
 	/**
-	 * Sets the calling thread's interrupt flag again and returns the exception that reports the
-	 * interrupt to a caller of {@code tryLock}.
+	 * Sets the calling thread's interrupt flag again and returns the exception that
+	 * reports the interrupt to a caller of {@code tryLock}.
 	 * @param lockId the lock waited for
 	 * @return the exception to throw
 	 */
 	static LockNotAcquiredException restoreFlagAndFail(String lockId) {
 		Thread.currentThread().interrupt();
-		return new LockNotAcquiredException(lockId,
-				"Interrupted while waiting for lock '" + LogSafe.text(lockId) + "'", new InterruptedException());
+		return new LockNotAcquiredException(lockId, "Interrupted while waiting for lock '" + LogSafe.text(lockId) + "'",
+				new InterruptedException());
 	}
 
 }

@@ -18,10 +18,11 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Gets a lock for the calling thread within its wait time. A thread goes straight to the store
- * when nobody of this instance holds or waits for the lock; otherwise it queues as a
- * {@link Waiter} and parks until the local holder hands the lock over, a release is announced, or
- * its bounded, jittered re-check comes. Only the head of the queue competes in the store.
+ * Gets a lock for the calling thread within its wait time. A thread goes straight to the
+ * store when nobody of this instance holds or waits for the lock; otherwise it queues as
+ * a {@link Waiter} and parks until the local holder hands the lock over, a release is
+ * announced, or its bounded, jittered re-check comes. Only the head of the queue competes
+ * in the store.
  */
 final class LockAcquirer {
 
@@ -62,7 +63,8 @@ final class LockAcquirer {
 	 * Acquires the lock of {@code entry} for the calling thread.
 	 * @param fixedLeaseNanos a fixed lease, or 0 for an auto-renewed one
 	 * @return the hold, or {@code null} if the wait time passed
-	 * @throws LockNotAcquiredException when interrupted or when the service shut down meanwhile
+	 * @throws LockNotAcquiredException when interrupted or when the service shut down
+	 * meanwhile
 	 */
 	@Nullable HeldLock acquire(LockEntry entry, Duration waitTime, long fixedLeaseNanos) {
 		long deadline = System.nanoTime() + saturatedNanos(waitTime);
@@ -81,14 +83,17 @@ final class LockAcquirer {
 		entry.enqueue(waiter);
 		boolean interrupted = false;
 		try {
-			// Subscribed before the next attempt, so a release after that attempt is never missed.
+			// Subscribed before the next attempt, so a release after that attempt is
+			// never missed.
 			boolean subscribed = this.releases.ensureActive(deadline);
 			while (true) {
 				if (waiter.state() == Waiter.State.GRANTED) {
 					HeldLock granted = waiter.granted();
 					if (interrupted) {
-						// Interrupted while the lock was handed over: give it back, report the interrupt.
-						// (tryLock leaves the entry for this thread; releaseOutermost does not.)
+						// Interrupted while the lock was handed over: give it back,
+						// report the interrupt.
+						// (tryLock leaves the entry for this thread; releaseOutermost
+						// does not.)
 						granted.dropHolds();
 						this.releaser.releaseOutermost(granted, Duration.ZERO);
 						throw Interrupts.restoreFlagAndFail(entry.lockId);
@@ -102,13 +107,15 @@ final class LockAcquirer {
 						attempt = attempt(entry, fixedLeaseNanos);
 					}
 					catch (Throwable ex) {
-						// Straight from ATTEMPTING to CANCELLED: never WAITING again, so no releaser can
+						// Straight from ATTEMPTING to CANCELLED: never WAITING again, so
+						// no releaser can
 						// pick this thread for a hand-over while the failure propagates.
 						entry.cancelAttempt(waiter);
 						throw ex;
 					}
 					if (attempt.held != null) {
-						// Never WAITING again, so no releaser can pick it for a hand-over meanwhile.
+						// Never WAITING again, so no releaser can pick it for a hand-over
+						// meanwhile.
 						waiter.transition(Waiter.State.ATTEMPTING, Waiter.State.ACQUIRED);
 						entry.dequeue(waiter);
 						return attempt.held;
@@ -123,12 +130,14 @@ final class LockAcquirer {
 							throw Interrupts.restoreFlagAndFail(entry.lockId);
 						}
 						if (this.stopped.getAsBoolean()) {
-							throw new LockNotAcquiredException(entry.lockId, "The LockService shut down while waiting for lock '"
-									+ LogSafe.text(entry.lockId) + "'");
+							throw new LockNotAcquiredException(entry.lockId,
+									"The LockService shut down while waiting for lock '" + LogSafe.text(entry.lockId)
+											+ "'");
 						}
 						return null;
 					}
-					// A hand-over to this waiter is in flight; its outcome arrives within one round trip.
+					// A hand-over to this waiter is in flight; its outcome arrives within
+					// one round trip.
 					waiter.park(TimeUnit.MILLISECONDS.toNanos(10));
 					continue;
 				}
@@ -154,8 +163,9 @@ final class LockAcquirer {
 	}
 
 	/**
-	 * A waiter leaves with an exception or error: it leaves the queue (the next one moves up), and
-	 * a lock handed to it meanwhile is released again, so nothing is granted to a thread that left.
+	 * A waiter leaves with an exception or error: it leaves the queue (the next one moves
+	 * up), and a lock handed to it meanwhile is released again, so nothing is granted to
+	 * a thread that left.
 	 */
 	private void abandon(LockEntry entry, Waiter waiter, Throwable failure) {
 		boolean interrupted = Thread.interrupted();
@@ -176,10 +186,12 @@ final class LockAcquirer {
 					return;
 				}
 				if (state != Waiter.State.GRANTING) {
-					// Cancelled already, or acquired and then failed: nothing is queued or held for it.
+					// Cancelled already, or acquired and then failed: nothing is queued
+					// or held for it.
 					return;
 				}
-				// A hand-over to this waiter is in flight; its outcome arrives within one round trip.
+				// A hand-over to this waiter is in flight; its outcome arrives within one
+				// round trip.
 				waiter.park(TimeUnit.MILLISECONDS.toNanos(10));
 			}
 		}
@@ -191,8 +203,8 @@ final class LockAcquirer {
 	}
 
 	/**
-	 * One acquire round trip. An acquire whose reply arrives after the lease would already have run
-	 * out counts as not acquired and is undone.
+	 * One acquire round trip. An acquire whose reply arrives after the lease would
+	 * already have run out counts as not acquired and is undone.
 	 */
 	private Attempt attempt(LockEntry entry, long fixedLeaseNanos) {
 		long lease = (fixedLeaseNanos > 0) ? fixedLeaseNanos : this.leaseNanos;
@@ -220,7 +232,8 @@ final class LockAcquirer {
 		if (System.nanoTime() - sentAt >= lease) {
 			this.releaser.releaseLater(entry.key, owner);
 			if (logger.isDebugEnabled()) {
-				logger.debug("Acquired lock '" + LogSafe.text(entry.lockId) + "' only after its lease had run out; undone");
+				logger.debug(
+						"Acquired lock '" + LogSafe.text(entry.lockId) + "' only after its lease had run out; undone");
 			}
 			return new Attempt(null, 0);
 		}
@@ -228,8 +241,8 @@ final class LockAcquirer {
 				sentAt);
 		entry.acquiredFromRedis(held);
 		if (!this.releaser.startHolding(held)) {
-			throw new LockNotAcquiredException(entry.lockId, "The LockService shut down while lock '"
-					+ LogSafe.text(entry.lockId) + "' was being acquired");
+			throw new LockNotAcquiredException(entry.lockId,
+					"The LockService shut down while lock '" + LogSafe.text(entry.lockId) + "' was being acquired");
 		}
 		if (logger.isDebugEnabled()) {
 			logger.debug("Acquired lock '" + LogSafe.text(entry.lockId) + "', fencing token " + fencingToken);
@@ -238,9 +251,11 @@ final class LockAcquirer {
 	}
 
 	/**
-	 * An acquire that failed or whose outcome is unknown: the command may still be applied after we
-	 * gave up, so the lock is released (owner-checked) off this thread if so.
-	 * @return what to throw: the failure, or the interrupt that made the client stop waiting
+	 * An acquire that failed or whose outcome is unknown: the command may still be
+	 * applied after we gave up, so the lock is released (owner-checked) off this thread
+	 * if so.
+	 * @return what to throw: the failure, or the interrupt that made the client stop
+	 * waiting
 	 */
 	private RuntimeException failed(LockEntry entry, String owner, RuntimeException failure) {
 		this.releaser.releaseLater(entry.key, owner);
@@ -257,7 +272,8 @@ final class LockAcquirer {
 		long bound = subscribed ? SUBSCRIBED_RECHECK_NANOS : UNSUBSCRIBED_RECHECK_NANOS;
 		long delay = bound / 2 + random.nextLong(bound / 2 + 1);
 		if (holderTtlMillis >= 0) {
-			// The holder's lease ends then at the latest, and a holder that died announces nothing.
+			// The holder's lease ends then at the latest, and a holder that died
+			// announces nothing.
 			long untilExpiry = TimeUnit.MILLISECONDS.toNanos(holderTtlMillis);
 			delay = Math.min(delay, untilExpiry + random.nextLong(untilExpiry / 10 + 1) + 100_000);
 		}

@@ -6,8 +6,8 @@ import io.github.distlock.support.LogSafe;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The checks of what callers pass to the engine, each failing with a message that names the
- * argument, the lock and the value.
+ * The checks of what callers pass to the engine, each failing with a message that names
+ * the argument, the lock and the value.
  */
 final class LockArguments {
 
@@ -35,8 +35,8 @@ final class LockArguments {
 	}
 
 	/**
-	 * The new lease of {@link io.github.distlock.LockHandle#extend(Duration)}: at least 1 ms, and
-	 * at least 3 ms for an auto-renewed lock, which is renewed every third of it.
+	 * The new lease of {@link io.github.distlock.LockHandle#extend(Duration)}: at least 1
+	 * ms, and at least 3 ms for an auto-renewed lock, which is renewed every third of it.
 	 */
 	static void checkExtendedLease(HeldLock held, Duration leaseTime) {
 		Duration least = Duration.ofMillis(held.autoRenewed ? 3 : 1);

@@ -25,27 +25,28 @@ import org.springframework.context.SmartLifecycle;
 /**
  * The lock engine: a {@link LockService} over any {@link LockStore}.
  * <p>
- * Each acquisition gets a fresh, unguessable owner token; release, renewal and hand-over are
- * owner-checked in the store, so a holder whose lease ran out can never touch the next holder's
- * lock. A thread that holds a lock locks it again without a round trip (reentrancy). Threads of
- * this instance waiting for one lock queue here and park: the local holder hands the lock to the
- * first of them without freeing it in the store, a release announced by the store wakes it, and a
- * bounded, jittered re-check covers lost announcements and holders that died. Auto-renewed leases
- * are renewed by one watchdog thread. No monitor is held around a store call.
+ * Each acquisition gets a fresh, unguessable owner token; release, renewal and hand-over
+ * are owner-checked in the store, so a holder whose lease ran out can never touch the
+ * next holder's lock. A thread that holds a lock locks it again without a round trip
+ * (reentrancy). Threads of this instance waiting for one lock queue here and park: the
+ * local holder hands the lock to the first of them without freeing it in the store, a
+ * release announced by the store wakes it, and a bounded, jittered re-check covers lost
+ * announcements and holders that died. Auto-renewed leases are renewed by one watchdog
+ * thread. No monitor is held around a store call.
  * <p>
- * The jobs are split: {@link LockAcquirer} (waiting and one attempt), {@link LockReleaser}
- * (minimum hold, hand-over, release), {@link LockRenewer} (renewal), {@link LockLosses} (loss
- * signalling), {@link LockObserver} (observations); the state of one lock id is its
- * {@link LockEntry}.
+ * The jobs are split: {@link LockAcquirer} (waiting and one attempt),
+ * {@link LockReleaser} (minimum hold, hand-over, release), {@link LockRenewer} (renewal),
+ * {@link LockLosses} (loss signalling), {@link LockObserver} (observations); the state of
+ * one lock id is its {@link LockEntry}.
  */
-public class LockEngine implements NamedLockService, LockInspection, ApplicationEventPublisherAware, SmartLifecycle,
-		DisposableBean {
+public class LockEngine
+		implements NamedLockService, LockInspection, ApplicationEventPublisherAware, SmartLifecycle, DisposableBean {
 
 	/**
-	 * Lifecycle phase in which an application context's shutdown releases the held locks: after
-	 * the web server's graceful shutdown and the task executors (which finish the work holding
-	 * locks), before the store's connection factories stop (phase 0), which would make the release
-	 * impossible.
+	 * Lifecycle phase in which an application context's shutdown releases the held locks:
+	 * after the web server's graceful shutdown and the task executors (which finish the
+	 * work holding locks), before the store's connection factories stop (phase 0), which
+	 * would make the release impossible.
 	 */
 	public static final int SHUTDOWN_PHASE = SmartLifecycle.DEFAULT_PHASE - 8192;
 
@@ -75,7 +76,8 @@ public class LockEngine implements NamedLockService, LockInspection, Application
 
 	/**
 	 * @param store where the locks live
-	 * @param leaseTime lease of auto-renewed locks, renewed about every third of it; at least 3 ms
+	 * @param leaseTime lease of auto-renewed locks, renewed about every third of it; at
+	 * least 3 ms
 	 */
 	public LockEngine(LockStore store, Duration leaseTime) {
 		if (leaseTime == null || leaseTime.compareTo(Duration.ofMillis(3)) < 0) {
@@ -114,8 +116,8 @@ public class LockEngine implements NamedLockService, LockInspection, Application
 			@Nullable Duration leaseTime, OnLockFailure onFailure) {
 		LockArguments.check(lockId, waitTime, leaseTime);
 		if (this.closed) {
-			throw new IllegalStateException("The LockService has been shut down; lock '" + LogSafe.text(lockId)
-					+ "' cannot be acquired");
+			throw new IllegalStateException(
+					"The LockService has been shut down; lock '" + LogSafe.text(lockId) + "' cannot be acquired");
 		}
 		if (Thread.interrupted()) {
 			throw Interrupts.restoreFlagAndFail(lockId);
@@ -123,7 +125,8 @@ public class LockEngine implements NamedLockService, LockInspection, Application
 		LockEntry entry = this.entries.enter(this.store.key(lockId), lockId);
 		HeldLock acquired = null;
 		try {
-			// Not only the holder: a lost hold this thread has yet to close must not be acquired anew.
+			// Not only the holder: a lost hold this thread has yet to close must not be
+			// acquired anew.
 			HeldLock current = entry.unreleasedHoldOf(Thread.currentThread());
 			if (current != null) {
 				if (!current.isHeld()) {
@@ -141,7 +144,8 @@ public class LockEngine implements NamedLockService, LockInspection, Application
 		}
 		finally {
 			if (acquired == null) {
-				// Reentrant holds and failures: the outermost holder (if any) keeps the entry.
+				// Reentrant holds and failures: the outermost holder (if any) keeps the
+				// entry.
 				this.entries.leave(entry);
 			}
 		}
@@ -176,7 +180,8 @@ public class LockEngine implements NamedLockService, LockInspection, Application
 		}
 		finally {
 			try {
-				// Never throws today; the entry and the interrupt must survive it if it ever does.
+				// Never throws today; the entry and the interrupt must survive it if it
+				// ever does.
 				this.observer.released(held, failure);
 			}
 			finally {
@@ -189,8 +194,9 @@ public class LockEngine implements NamedLockService, LockInspection, Application
 	}
 
 	/**
-	 * Observes acquisitions and holds with Micrometer: observations {@code distlock.acquire} and
-	 * {@code distlock.hold}. Without a registry (the default) nothing is observed.
+	 * Observes acquisitions and holds with Micrometer: observations
+	 * {@code distlock.acquire} and {@code distlock.hold}. Without a registry (the
+	 * default) nothing is observed.
 	 * @param registry the observation registry
 	 * @param acquireConvention a convention replacing the default one, or {@code null}
 	 * @param holdConvention a convention replacing the default one, or {@code null}
@@ -239,8 +245,8 @@ public class LockEngine implements NamedLockService, LockInspection, Application
 	}
 
 	/**
-	 * Lock ids this instance tracks, held or waited for; 0 when idle. For diagnostics and tests
-	 * that check the bookkeeping is back to empty.
+	 * Lock ids this instance tracks, held or waited for; 0 when idle. For diagnostics and
+	 * tests that check the bookkeeping is back to empty.
 	 * @return the number of tracked lock ids
 	 */
 	public int trackedLockCount() {
@@ -248,8 +254,8 @@ public class LockEngine implements NamedLockService, LockInspection, Application
 	}
 
 	/**
-	 * Renewal tasks, lease guards and clean-ups scheduled and not yet run; 0 when no lock is held.
-	 * For diagnostics and tests.
+	 * Renewal tasks, lease guards and clean-ups scheduled and not yet run; 0 when no lock
+	 * is held. For diagnostics and tests.
 	 * @return the number of pending tasks
 	 */
 	public int pendingRenewalTasks() {
@@ -257,16 +263,16 @@ public class LockEngine implements NamedLockService, LockInspection, Application
 	}
 
 	/**
-	 * Nothing to do: the service runs from its creation, also when it is created lazily, after the
-	 * context started.
+	 * Nothing to do: the service runs from its creation, also when it is created lazily,
+	 * after the context started.
 	 */
 	@Override
 	public void start() {
 	}
 
 	/**
-	 * Shuts the service down like {@link #destroy()}, while the store can still be reached. A
-	 * stopped service is not restarted: it refuses new acquisitions.
+	 * Shuts the service down like {@link #destroy()}, while the store can still be
+	 * reached. A stopped service is not restarted: it refuses new acquisitions.
 	 */
 	@Override
 	public void stop() {
@@ -284,8 +290,9 @@ public class LockEngine implements NamedLockService, LockInspection, Application
 	}
 
 	/**
-	 * Releases every lock this instance holds (owner-checked) and stops renewal; threads still
-	 * holding one get {@link io.github.distlock.LockLostException} when they close it. Idempotent.
+	 * Releases every lock this instance holds (owner-checked) and stops renewal; threads
+	 * still holding one get {@link io.github.distlock.LockLostException} when they close
+	 * it. Idempotent.
 	 */
 	@Override
 	public void destroy() {

@@ -7,7 +7,8 @@ import io.github.distlock.LockHandle;
 import io.github.distlock.support.LogSafe;
 
 /**
- * One (possibly nested) hold of a {@link HeldLock}. Closing the outermost one releases the lock.
+ * One (possibly nested) hold of a {@link HeldLock}. Closing the outermost one releases
+ * the lock.
  */
 final class LockEngineHandle implements LockHandle {
 
@@ -50,7 +51,8 @@ final class LockEngineHandle implements LockHandle {
 	@Override
 	public void close(Duration minHoldTime) {
 		if (minHoldTime == null) {
-			// Checked before anything changes: the lock stays held and can still be closed.
+			// Checked before anything changes: the lock stays held and can still be
+			// closed.
 			throw new IllegalArgumentException("minHoldTime of lock '" + LogSafe.text(lockId()) + "' must not be null");
 		}
 		if (this.closed.compareAndSet(false, true)) {

@@ -8,9 +8,9 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The {@link LockEntry} of every lock id this instance holds or waits for, by store key. An entry
- * exists while a thread uses it (trying to lock or holding) and is dropped when the last one
- * leaves, so an idle instance tracks nothing.
+ * The {@link LockEntry} of every lock id this instance holds or waits for, by store key.
+ * An entry exists while a thread uses it (trying to lock or holding) and is dropped when
+ * the last one leaves, so an idle instance tracks nothing.
  */
 final class LockEntries {
 
@@ -30,13 +30,18 @@ final class LockEntries {
 		});
 	}
 
-	/** A thread that {@linkplain #enter entered} is done; the last one drops the entry. */
+	/**
+	 * A thread that {@linkplain #enter entered} is done; the last one drops the entry.
+	 */
 	void leave(LockEntry entry) {
-		this.entries.computeIfPresent(entry.key, (k, existing) -> (existing == entry && existing.leave()) ? null
-				: existing);
+		this.entries.computeIfPresent(entry.key,
+				(k, existing) -> (existing == entry && existing.leave()) ? null : existing);
 	}
 
-	/** The store announced the release of {@code key}: wakes the first local waiter, if any. */
+	/**
+	 * The store announced the release of {@code key}: wakes the first local waiter, if
+	 * any.
+	 */
 	void releaseAnnounced(String key) {
 		LockEntry entry = this.entries.get(key);
 		if (entry != null) {

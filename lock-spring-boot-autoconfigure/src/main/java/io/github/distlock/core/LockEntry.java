@@ -8,8 +8,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What this instance knows about one lock key: its local holder and the local waiters, in
- * arrival order. Only the head waiter competes in Redis, and only while no live local holder
- * exists; the others wait for a hand-over, so N local waiters cost one Redis attempt, not N.
+ * arrival order. Only the head waiter competes in Redis, and only while no live local
+ * holder exists; the others wait for a hand-over, so N local waiters cost one Redis
+ * attempt, not N.
  * <p>
  * The guard is held only for in-memory state changes, never across a Redis call.
  */
@@ -26,16 +27,20 @@ final class LockEntry {
 	private volatile @Nullable HeldLock holder;
 
 	/**
-	 * Holds handed to callers and not yet closed, held or lost: normally just the holder, more
-	 * only while threads whose lock was lost have yet to close it. Re-entry looks here, so that a
-	 * thread whose lock was lost never re-enters a lock another local thread took meanwhile.
+	 * Holds handed to callers and not yet closed, held or lost: normally just the holder,
+	 * more only while threads whose lock was lost have yet to close it. Re-entry looks
+	 * here, so that a thread whose lock was lost never re-enters a lock another local
+	 * thread took meanwhile.
 	 */
 	private final ArrayList<HeldLock> unreleased = new ArrayList<>(1);
 
 	/** Consecutive hand-overs while the lock was flagged contended from outside. */
 	private int handOversSinceRedis;
 
-	/** Threads in tryLock or holding, counted to drop idle entries; guarded by the entry map. */
+	/**
+	 * Threads in tryLock or holding, counted to drop idle entries; guarded by the entry
+	 * map.
+	 */
 	private int users;
 
 	LockEntry(String key, String lockId) {
@@ -44,16 +49,16 @@ final class LockEntry {
 	}
 
 	/**
-	 * One more thread tries to lock or holds this lock. Called under the entry map's compute, which
-	 * guards the count.
+	 * One more thread tries to lock or holds this lock. Called under the entry map's
+	 * compute, which guards the count.
 	 */
 	void enter() {
 		this.users++;
 	}
 
 	/**
-	 * A thread that {@linkplain #enter() entered} is done with this lock. Called under the entry
-	 * map's compute.
+	 * A thread that {@linkplain #enter() entered} is done with this lock. Called under
+	 * the entry map's compute.
 	 * @return whether no thread uses the entry any more, so that it can be dropped
 	 */
 	boolean leave() {
@@ -69,7 +74,10 @@ final class LockEntry {
 		return current != null && current.isHeld();
 	}
 
-	/** No live local holder and no local waiter ahead: a newcomer may go straight to Redis. */
+	/**
+	 * No live local holder and no local waiter ahead: a newcomer may go straight to
+	 * Redis.
+	 */
 	boolean isFree() {
 		return !hasLiveHolder() && !hasWaiters();
 	}
@@ -128,7 +136,9 @@ final class LockEntry {
 		}
 	}
 
-	/** Its owner closed {@code held} (or it was undone): it can no longer be re-entered. */
+	/**
+	 * Its owner closed {@code held} (or it was undone): it can no longer be re-entered.
+	 */
 	void holdClosed(HeldLock held) {
 		this.guard.lock();
 		try {
@@ -139,7 +149,10 @@ final class LockEntry {
 		}
 	}
 
-	/** Forgets {@code held} as the local holder (unless another one replaced it) and wakes the head. */
+	/**
+	 * Forgets {@code held} as the local holder (unless another one replaced it) and wakes
+	 * the head.
+	 */
 	void holderGone(HeldLock held) {
 		this.guard.lock();
 		try {
@@ -185,16 +198,17 @@ final class LockEntry {
 	}
 
 	/**
-	 * Gives up waiting. Fails while a hand-over to this waiter is in flight: the caller must then
-	 * wait for its outcome (one round trip).
+	 * Gives up waiting. Fails while a hand-over to this waiter is in flight: the caller
+	 * must then wait for its outcome (one round trip).
 	 */
 	boolean cancel(Waiter waiter) {
 		return leaveQueue(waiter, Waiter.State.WAITING);
 	}
 
 	/**
-	 * The waiter's own attempt in Redis failed (an exception or error): it leaves the queue at once,
-	 * never {@code WAITING} again, so no releasing holder can pick it while it leaves.
+	 * The waiter's own attempt in Redis failed (an exception or error): it leaves the
+	 * queue at once, never {@code WAITING} again, so no releasing holder can pick it
+	 * while it leaves.
 	 * @return whether it was attempting
 	 */
 	boolean cancelAttempt(Waiter waiter) {
@@ -240,7 +254,9 @@ final class LockEntry {
 		}
 	}
 
-	/** A hand-over failed: the waiter goes back to the front of the queue and competes. */
+	/**
+	 * A hand-over failed: the waiter goes back to the front of the queue and competes.
+	 */
 	void handOverFailed(Waiter waiter) {
 		this.guard.lock();
 		try {

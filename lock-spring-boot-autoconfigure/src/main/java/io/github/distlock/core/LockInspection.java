@@ -6,11 +6,12 @@ import java.util.Optional;
 
 /**
  * What a lock service lets operators see: the {@code locks} endpoint, the
- * {@code distributedLock} health contributor and the lock meters are built on it, not on a
- * concrete service. distlock's own services implement it; a user's own
- * {@link io.github.distlock.LockService} gets the endpoint, health and meters by implementing it
- * too, and declaring its bean with a type that shows it (the class itself, or an interface
- * extending both): the conditions look at the bean's declared type, as Spring Boot's always do.
+ * {@code distributedLock} health contributor and the lock meters are built on it, not on
+ * a concrete service. distlock's own services implement it; a user's own
+ * {@link io.github.distlock.LockService} gets the endpoint, health and meters by
+ * implementing it too, and declaring its bean with a type that shows it (the class
+ * itself, or an interface extending both): the conditions look at the bean's declared
+ * type, as Spring Boot's always do.
  */
 public interface LockInspection {
 
@@ -21,8 +22,8 @@ public interface LockInspection {
 	List<HeldLockInfo> heldLocks();
 
 	/**
-	 * How long the current holder's lease (on any instance) still runs, in one round trip to the
-	 * store.
+	 * How long the current holder's lease (on any instance) still runs, in one round trip
+	 * to the store.
 	 * @param lockId the lock id
 	 * @return the remaining lease, or empty if nobody holds the lock
 	 */
@@ -35,7 +36,8 @@ public interface LockInspection {
 	long locksLost();
 
 	/**
-	 * Failed renewal attempts since startup (a renewal is retried until the lease runs out).
+	 * Failed renewal attempts since startup (a renewal is retried until the lease runs
+	 * out).
 	 * @return the count
 	 */
 	long renewalFailures();
@@ -47,8 +49,9 @@ public interface LockInspection {
 	boolean isRenewalFailing();
 
 	/**
-	 * One round trip that changes nothing but fails when the store cannot be reached or refuses to
-	 * run the lock operations (e.g. a Redis ACL without the scripts or the key prefix).
+	 * One round trip that changes nothing but fails when the store cannot be reached or
+	 * refuses to run the lock operations (e.g. a Redis ACL without the scripts or the key
+	 * prefix).
 	 * @throws RuntimeException when the lock operations cannot run
 	 */
 	void verifyStore();

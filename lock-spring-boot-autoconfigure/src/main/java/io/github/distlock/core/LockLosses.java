@@ -9,11 +9,11 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-
 /**
- * How a lost lock is signalled, written once: counted once, logged in one INFO line (id, name and
- * reason, never the owner token), published as a {@link LockLostEvent} when renewal or extend
- * finds it, and thrown as a {@link LockLostException} to the holder when it closes or re-enters it.
+ * How a lost lock is signalled, written once: counted once, logged in one INFO line (id,
+ * name and reason, never the owner token), published as a {@link LockLostEvent} when
+ * renewal or extend finds it, and thrown as a {@link LockLostException} to the holder
+ * when it closes or re-enters it.
  */
 final class LockLosses {
 
@@ -43,21 +43,23 @@ final class LockLosses {
 	}
 
 	/**
-	 * Renewal or extend found the lock gone while its holder still works: marks it lost (once),
-	 * wakes the next local waiter and publishes the event.
+	 * Renewal or extend found the lock gone while its holder still works: marks it lost
+	 * (once), wakes the next local waiter and publishes the event.
 	 */
 	void lost(HeldLock held, String reason) {
 		if (held.markLost(reason)) {
 			this.count.incrementAndGet();
 			log(held, reason);
 			held.entry.signalHead();
-			// Never on the thread that found the loss (a renewal thread, or the holder's in extend).
+			// Never on the thread that found the loss (a renewal thread, or the holder's
+			// in extend).
 			this.events.publish(new LockLostEvent(this.eventSource, held.entry.lockId, held.fencingToken, reason));
 		}
 	}
 
 	/**
-	 * A loss that only the release found (e.g. a fixed lease ran out): counted and logged once.
+	 * A loss that only the release found (e.g. a fixed lease ran out): counted and logged
+	 * once.
 	 * @return the exception for the holder
 	 */
 	LockLostException lostAtRelease(HeldLock held, String reason) {

@@ -14,9 +14,10 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 
 /**
- * Publishes {@link LockLostEvent}s on a daemon thread of its own, one event after the other in
- * the order the losses were found: a listener that blocks or throws cannot delay a renewal (or
- * the thread that found the loss). A listener's exception is logged. The thread ends when idle.
+ * Publishes {@link LockLostEvent}s on a daemon thread of its own, one event after the
+ * other in the order the losses were found: a listener that blocks or throws cannot delay
+ * a renewal (or the thread that found the loss). A listener's exception is logged. The
+ * thread ends when idle.
  */
 final class LockLostPublisher implements AutoCloseable {
 
@@ -50,8 +51,9 @@ final class LockLostPublisher implements AutoCloseable {
 					publisher.publishEvent(event);
 				}
 				catch (RuntimeException ex) {
-					logger.warn("A listener of the LockLostEvent of lock '" + LogSafe.text(event.getLockId())
-							+ "' failed", ex);
+					logger.warn(
+							"A listener of the LockLostEvent of lock '" + LogSafe.text(event.getLockId()) + "' failed",
+							ex);
 				}
 			});
 		}

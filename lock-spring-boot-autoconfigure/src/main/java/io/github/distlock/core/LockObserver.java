@@ -23,20 +23,18 @@ import org.jspecify.annotations.Nullable;
  * Observes acquisitions and holds of a {@link LockEngine}. With the no-op registry (no
  * Micrometer configured) it does nothing but one check per acquisition.
  * <p>
- * Observation code (the user's conventions and handlers included) can throw at any step; such a
- * failure is logged and swallowed here, never propagated, because after the store returned a
- * held lock an exception would lose it (still renewed in Redis, known to nobody), and at release
- * it would skip the clean-up.
+ * Observation code (the user's conventions and handlers included) can throw at any step;
+ * such a failure is logged and swallowed here, never propagated, because after the store
+ * returned a held lock an exception would lose it (still renewed in Redis, known to
+ * nobody), and at release it would skip the clean-up.
  */
 final class LockObserver {
 
 	private static final Log logger = LogFactory.getLog(LockObserver.class);
 
-	private static final LockAcquireObservationConvention DEFAULT_ACQUIRE_CONVENTION =
-			new DefaultLockAcquireObservationConvention();
+	private static final LockAcquireObservationConvention DEFAULT_ACQUIRE_CONVENTION = new DefaultLockAcquireObservationConvention();
 
-	private static final LockHoldObservationConvention DEFAULT_HOLD_CONVENTION =
-			new DefaultLockHoldObservationConvention();
+	private static final LockHoldObservationConvention DEFAULT_HOLD_CONVENTION = new DefaultLockHoldObservationConvention();
 
 	private final ObservationRegistry registry;
 
@@ -58,10 +56,10 @@ final class LockObserver {
 	}
 
 	/**
-	 * Runs {@code acquisition} inside an acquire observation and starts the hold observation of
-	 * the lock it returns. What the acquisition throws propagates; what observation code throws
-	 * (conventions, handlers, scope changes) is logged and never changes the outcome, so a lock
-	 * acquired in Redis is always returned to its caller.
+	 * Runs {@code acquisition} inside an acquire observation and starts the hold
+	 * observation of the lock it returns. What the acquisition throws propagates; what
+	 * observation code throws (conventions, handlers, scope changes) is logged and never
+	 * changes the outcome, so a lock acquired in Redis is always returned to its caller.
 	 */
 	@Nullable HeldLock acquire(String lockId, @Nullable String lockName, OnLockFailure onFailure,
 			Supplier<@Nullable HeldLock> acquisition) {
@@ -74,7 +72,8 @@ final class LockObserver {
 		if (observation == null) {
 			return acquisition.get();
 		}
-		// Stopped even if a handler failed to start it: the handlers that did start get their stop.
+		// Stopped even if a handler failed to start it: the handlers that did start get
+		// their stop.
 		guardedRun(Failure.ACQUIRE_START, observation::start);
 		HeldLock held;
 		// In scope while waiting: Redis commands observed meanwhile become its children.
@@ -100,7 +99,8 @@ final class LockObserver {
 			observation.stop();
 		});
 		if (held != null) {
-			// Started after the acquire scope closed: a sibling of the acquisition, not its child.
+			// Started after the acquire scope closed: a sibling of the acquisition, not
+			// its child.
 			LockHoldObservationContext holdContext = new LockHoldObservationContext(lockId, lockName,
 					held.fencingToken);
 			Observation hold = guarded(Failure.HOLD_START, () -> LockObservationDocumentation.LOCK_HOLD
@@ -114,8 +114,8 @@ final class LockObserver {
 	}
 
 	/**
-	 * Ends the hold observation of {@code held}, if any. Never throws: what observation code throws
-	 * is logged.
+	 * Ends the hold observation of {@code held}, if any. Never throws: what observation
+	 * code throws is logged.
 	 * @param failure what the release threw, if anything
 	 */
 	void released(HeldLock held, @Nullable RuntimeException failure) {
@@ -150,9 +150,9 @@ final class LockObserver {
 	}
 
 	/**
-	 * Runs observation code, which includes the user's conventions and handlers. A failure is
-	 * logged, at {@code WARN} the first time per kind and at {@code DEBUG} after that, so a broken
-	 * convention neither costs a lock nor floods the log.
+	 * Runs observation code, which includes the user's conventions and handlers. A
+	 * failure is logged, at {@code WARN} the first time per kind and at {@code DEBUG}
+	 * after that, so a broken convention neither costs a lock nor floods the log.
 	 * @return what {@code observationCode} returned, or {@code null} if it threw
 	 */
 	private <T> @Nullable T guarded(Failure kind, Supplier<T> observationCode) {

@@ -21,18 +21,18 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.core.NestedExceptionUtils;
 
 /**
- * Ends the outermost hold of a lock: keeps it for its minimum hold time, hands it to the next
- * local waiter without freeing it in the store, or releases it, each owner-checked and carried
- * out although the holder gets interrupted. When the store's answer is unknown the lock expires
- * with its lease, which is logged, not thrown: the protected work is done and must not look
- * failed.
+ * Ends the outermost hold of a lock: keeps it for its minimum hold time, hands it to the
+ * next local waiter without freeing it in the store, or releases it, each owner-checked
+ * and carried out although the holder gets interrupted. When the store's answer is
+ * unknown the lock expires with its lease, which is logged, not thrown: the protected
+ * work is done and must not look failed.
  */
 final class LockReleaser {
 
 	/**
-	 * Local hand-overs allowed in a row while a waiter of another instance is known to wait; then
-	 * the lock is freed so that it gets its turn. Bounds cross-instance unfairness to a few
-	 * critical sections.
+	 * Local hand-overs allowed in a row while a waiter of another instance is known to
+	 * wait; then the lock is freed so that it gets its turn. Bounds cross-instance
+	 * unfairness to a few critical sections.
 	 */
 	private static final int MAX_HAND_OVERS_WHILE_CONTENDED = 8;
 
@@ -64,9 +64,10 @@ final class LockReleaser {
 	}
 
 	/**
-	 * Starts renewing a lock just acquired or handed over, the entry already naming it as holder,
-	 * unless the service shut down meanwhile: {@link LockEngine#destroy()} may have looked at the
-	 * entry before, so the lock is released here (owner-checked) and not granted.
+	 * Starts renewing a lock just acquired or handed over, the entry already naming it as
+	 * holder, unless the service shut down meanwhile: {@link LockEngine#destroy()} may
+	 * have looked at the entry before, so the lock is released here (owner-checked) and
+	 * not granted.
 	 * @return {@code false} if the lock was undone because the service shut down
 	 */
 	boolean startHolding(HeldLock held) {
@@ -80,7 +81,8 @@ final class LockReleaser {
 				failure = ex;
 			}
 		}
-		// Read after the holder was set, and destroy() sets closed before it reads the holders:
+		// Read after the holder was set, and destroy() sets closed before it reads the
+		// holders:
 		// if this sees the service open, destroy() sees this lock and releases it.
 		if (failure == null && !this.stopped.getAsBoolean()) {
 			return true;
@@ -103,7 +105,8 @@ final class LockReleaser {
 	void releaseOutermost(HeldLock held, Duration minHoldTime) {
 		LockEntry entry = held.entry;
 		boolean inLease = held.isHeld();
-		// Lost meanwhile (renewal or shutdown): the hold stays lost, and that loss was reported.
+		// Lost meanwhile (renewal or shutdown): the hold stays lost, and that loss was
+		// reported.
 		boolean released = held.markReleased();
 		boolean lossReported = !released;
 		entry.holdClosed(held);
@@ -128,7 +131,8 @@ final class LockReleaser {
 		ReleaseReply reply;
 		try {
 			reply = despiteInterrupts(() -> this.store.release(entry.key, held.ownerToken), () -> {
-				// Whether the interrupted release was applied is unknown: a repeat finding nothing is no loss.
+				// Whether the interrupted release was applied is unknown: a repeat
+				// finding nothing is no loss.
 				ReleaseReply repeated = this.store.release(entry.key, held.ownerToken);
 				return (repeated instanceof Unknown) ? repeated : Released.INSTANCE;
 			});
@@ -154,13 +158,15 @@ final class LockReleaser {
 		Supplier<Boolean> expire = () -> {
 			ExtendReply reply = this.store.extend(entry.key, held.ownerToken, keepMillis);
 			if (reply instanceof Unknown unknown) {
-				// As thrown before the store SPI: the caller sees the failure, the lease bounds the lock.
+				// As thrown before the store SPI: the caller sees the failure, the lease
+				// bounds the lock.
 				throw unknown.cause();
 			}
 			return reply instanceof Extended;
 		};
 		boolean owned;
-		// After a renewal in flight, never before: its longer lease would outlast the minimum hold.
+		// After a renewal in flight, never before: its longer lease would outlast the
+		// minimum hold.
 		held.lockLeaseUninterruptibly();
 		try {
 			owned = despiteInterrupts(expire, expire);
@@ -178,7 +184,8 @@ final class LockReleaser {
 	}
 
 	/**
-	 * Hands the lock to a waiter of this instance in one round trip, without freeing it in the store.
+	 * Hands the lock to a waiter of this instance in one round trip, without freeing it
+	 * in the store.
 	 */
 	private void handOver(HeldLock held, Waiter next) {
 		LockEntry entry = held.entry;
@@ -189,8 +196,10 @@ final class LockReleaser {
 		HandOverReply reply;
 		try {
 			reply = despiteInterrupts(
-					() -> this.store.handOver(entry.key, held.ownerToken, newOwner, toMillis(lease), mayStayLocal), () -> {
-						// The interrupted hand-over may or may not have been applied: free the lock either way,
+					() -> this.store.handOver(entry.key, held.ownerToken, newOwner, toMillis(lease), mayStayLocal),
+					() -> {
+						// The interrupted hand-over may or may not have been applied:
+						// free the lock either way,
 						// as if released instead; the waiter then competes for it.
 						ReleaseReply successor = this.store.release(entry.key, newOwner);
 						if (successor instanceof Unknown unknown) {
@@ -245,7 +254,10 @@ final class LockReleaser {
 		}
 	}
 
-	/** The successor did not get the lock: its owner token is cleaned up, the waiter competes. */
+	/**
+	 * The successor did not get the lock: its owner token is cleaned up, the waiter
+	 * competes.
+	 */
 	private void handOverFailed(HeldLock held, Waiter next, String newOwner) {
 		releaseLater(held.entry.key, newOwner);
 		held.entry.holderGone(held);
@@ -258,11 +270,12 @@ final class LockReleaser {
 	}
 
 	/**
-	 * Runs a release-path command to its end although the calling thread gets interrupted. A store
-	 * client may stop waiting for the reply of an interrupted thread (Lettuce does), while the
-	 * command may still be applied; so after such a failure {@code repeat}, which must be safe
-	 * whatever the first command did, runs on a thread nobody interrupts and is waited for
-	 * uninterruptibly (interrupts can come faster than round trips). The caller's interrupt is kept.
+	 * Runs a release-path command to its end although the calling thread gets
+	 * interrupted. A store client may stop waiting for the reply of an interrupted thread
+	 * (Lettuce does), while the command may still be applied; so after such a failure
+	 * {@code repeat}, which must be safe whatever the first command did, runs on a thread
+	 * nobody interrupts and is waited for uninterruptibly (interrupts can come faster
+	 * than round trips). The caller's interrupt is kept.
 	 */
 	private <T> T despiteInterrupts(Supplier<T> command, Supplier<T> repeat) {
 		try {
@@ -284,7 +297,10 @@ final class LockReleaser {
 		}
 	}
 
-	/** The flag is checked and the cause too: exception translation does not always keep the flag. */
+	/**
+	 * The flag is checked and the cause too: exception translation does not always keep
+	 * the flag.
+	 */
 	private static boolean interruptedBy(RuntimeException failure) {
 		return Thread.currentThread().isInterrupted() || Interrupts.isCause(failure);
 	}
@@ -298,7 +314,8 @@ final class LockReleaser {
 	void releaseQuietly(String key, String owner) {
 		try {
 			if (this.store.release(key, owner) instanceof Unknown unknown) {
-				logger.debug("Owner-checked clean-up of a lost lock failed; it expires with its lease", unknown.cause());
+				logger.debug("Owner-checked clean-up of a lost lock failed; it expires with its lease",
+						unknown.cause());
 			}
 		}
 		catch (RuntimeException ex) {
@@ -306,15 +323,18 @@ final class LockReleaser {
 		}
 	}
 
-	/** The failure with its most specific cause, e.g. the store's error reply a client wraps. */
+	/**
+	 * The failure with its most specific cause, e.g. the store's error reply a client
+	 * wraps.
+	 */
 	private static String withCause(RuntimeException failure) {
 		Throwable root = NestedExceptionUtils.getMostSpecificCause(failure);
 		return (root != failure) ? failure + " (" + root.getMessage() + ")" : failure.toString();
 	}
 
 	/**
-	 * The rest of a minimum hold time in whole milliseconds, rounded up: the lock is never freed
-	 * earlier than asked.
+	 * The rest of a minimum hold time in whole milliseconds, rounded up: the lock is
+	 * never freed earlier than asked.
 	 */
 	static long keepMillis(long keepNanos) {
 		return -Math.floorDiv(-keepNanos, 1_000_000L);

@@ -18,19 +18,21 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The watchdog: renews every auto-renewed lock of this instance about every third of its lease,
- * on a small pool of daemon threads, so that one slow round trip delays no other lock's renewal.
- * Renewal is owner-checked; when it finds the key gone or taken, or keeps failing until the local
- * deadline passed, the lock is marked lost at once. Nothing else runs on these threads: clean-ups
- * and lock-lost listeners have their own.
+ * The watchdog: renews every auto-renewed lock of this instance about every third of its
+ * lease, on a small pool of daemon threads, so that one slow round trip delays no other
+ * lock's renewal. Renewal is owner-checked; when it finds the key gone or taken, or keeps
+ * failing until the local deadline passed, the lock is marked lost at once. Nothing else
+ * runs on these threads: clean-ups and lock-lost listeners have their own.
  * <p>
- * A renewal call can block for the command timeout (Redis paused, network black-holed), so while
- * one is in flight a second thread, which never does I/O, guards the lease deadline: the loss is
- * signalled when the lease ends, not when the stuck call finally returns.
+ * A renewal call can block for the command timeout (Redis paused, network black-holed),
+ * so while one is in flight a second thread, which never does I/O, guards the lease
+ * deadline: the loss is signalled when the lease ends, not when the stuck call finally
+ * returns.
  * <p>
- * A renewal and {@code extend} (also here: both change a lease) send their command and apply the
- * lease under the held lock's lease lock; after an {@code extend} the lock is renewed with the
- * extended lease, and the renewals scheduled for the old one are stale and do nothing.
+ * A renewal and {@code extend} (also here: both change a lease) send their command and
+ * apply the lease under the held lock's lease lock; after an {@code extend} the lock is
+ * renewed with the extended lease, and the renewals scheduled for the old one are stale
+ * and do nothing.
  */
 final class LockRenewer implements AutoCloseable {
 
@@ -40,14 +42,15 @@ final class LockRenewer implements AutoCloseable {
 	private static final long RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
 	/**
-	 * Period of the sweep that schedules the first renewal of locks with long leases; also how
-	 * long a released one may stay referenced.
+	 * Period of the sweep that schedules the first renewal of locks with long leases;
+	 * also how long a released one may stay referenced.
 	 */
 	private static final long SWEEP_NANOS = TimeUnit.SECONDS.toNanos(1);
 
 	/**
-	 * Renewal threads, so renewals in flight at once. Each waits for one round trip at a time: a few
-	 * keep up with thousands of locks, and a reply that does not come holds up no other lock.
+	 * Renewal threads, so renewals in flight at once. Each waits for one round trip at a
+	 * time: a few keep up with thousands of locks, and a reply that does not come holds
+	 * up no other lock.
 	 */
 	private static final int RENEWAL_THREADS = 4;
 
@@ -60,8 +63,9 @@ final class LockRenewer implements AutoCloseable {
 	private final ScheduledThreadPoolExecutor deadlineGuard = daemonScheduler("distlock-lease-guard", 1);
 
 	/**
-	 * Locks whose first renewal is more than a sweep away; most are released before it is due. A
-	 * queue, not a set: adding must be cheap on every acquisition, and a hash set never shrinks.
+	 * Locks whose first renewal is more than a sweep away; most are released before it is
+	 * due. A queue, not a set: adding must be cheap on every acquisition, and a hash set
+	 * never shrinks.
 	 */
 	private final ConcurrentLinkedQueue<HeldLock> awaitingFirstRenewal = new ConcurrentLinkedQueue<>();
 
@@ -91,9 +95,12 @@ final class LockRenewer implements AutoCloseable {
 			schedule(held, interval, 0);
 			return;
 		}
-		// Scheduling every lock at acquisition would wake the renewal thread each time (a new
-		// earliest task signals it): a second thread hop per lock, for a renewal that almost never
-		// happens. A sweep once a second schedules the renewals of the locks still held instead.
+		// Scheduling every lock at acquisition would wake the renewal thread each time (a
+		// new
+		// earliest task signals it): a second thread hop per lock, for a renewal that
+		// almost never
+		// happens. A sweep once a second schedules the renewals of the locks still held
+		// instead.
 		this.awaitingFirstRenewal.offer(held);
 		if (!this.sweeping.get() && this.sweeping.compareAndSet(false, true) && !this.scheduler.isShutdown()) {
 			this.sweep = this.scheduler.scheduleWithFixedDelay(this::sweep, SWEEP_NANOS, SWEEP_NANOS,
@@ -120,13 +127,15 @@ final class LockRenewer implements AutoCloseable {
 	}
 
 	/**
-	 * Sets the lease of a held lock to {@code leaseTime} from now, in the store and then locally, as
-	 * one step with the watchdog's renewals (see {@link HeldLock}). An auto-renewed lock is renewed
-	 * with {@code leaseTime} from then on, about every third of it.
+	 * Sets the lease of a held lock to {@code leaseTime} from now, in the store and then
+	 * locally, as one step with the watchdog's renewals (see {@link HeldLock}). An
+	 * auto-renewed lock is renewed with {@code leaseTime} from then on, about every third
+	 * of it.
 	 */
 	boolean extend(HeldLock held, Duration leaseTime) {
 		LockArguments.checkExtendedLease(held, leaseTime);
-		// Whole milliseconds, as the store gets them: the local lease must not be longer than the store's.
+		// Whole milliseconds, as the store gets them: the local lease must not be longer
+		// than the store's.
 		long leaseMillis = leaseTime.toMillis();
 		long leaseNanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis);
 		if (!held.isHeld() || !held.lockLease()) {
@@ -146,7 +155,8 @@ final class LockRenewer implements AutoCloseable {
 				throw ex;
 			}
 			if (reply instanceof Unknown unknown) {
-				// A shorter lease may still be set in the store: the local deadline must not outlast it.
+				// A shorter lease may still be set in the store: the local deadline must
+				// not outlast it.
 				held.leaseResetMayApply(sentAt, leaseNanos);
 				throw unknown.cause();
 			}
@@ -155,7 +165,8 @@ final class LockRenewer implements AutoCloseable {
 				if (held.autoRenewed) {
 					leaseChanged(held, leaseNanos);
 				}
-				// False if the lease ran out (and the loss was reported) while the reply was on its way.
+				// False if the lease ran out (and the loss was reported) while the reply
+				// was on its way.
 				return held.isHeld();
 			}
 		}
@@ -167,8 +178,9 @@ final class LockRenewer implements AutoCloseable {
 	}
 
 	/**
-	 * {@code extend} changed the lease: renew with the new one about every third of it from now on.
-	 * Only under the held lock's lease lock, after the lease was set in Redis.
+	 * {@code extend} changed the lease: renew with the new one about every third of it
+	 * from now on. Only under the held lock's lease lock, after the lease was set in
+	 * Redis.
 	 */
 	void leaseChanged(HeldLock held, long leaseNanos) {
 		int generation = held.leaseChanged(leaseNanos);
@@ -187,8 +199,10 @@ final class LockRenewer implements AutoCloseable {
 			return;
 		}
 		if (held.remainingNanos() <= 0) {
-			// A retry due at the deadline, or a renewal that ran late (process paused): the holder
-			// already sees isHeld() == false, and a lost lock is never renewed back to life.
+			// A retry due at the deadline, or a renewal that ran late (process paused):
+			// the holder
+			// already sees isHeld() == false, and a lost lock is never renewed back to
+			// life.
 			this.outcomes.lost(held, "the lease ran out before it was renewed");
 			return;
 		}
@@ -213,8 +227,10 @@ final class LockRenewer implements AutoCloseable {
 		finally {
 			guard.cancel(false);
 		}
-		// Scheduled once the lease lock is free: the next renewal never waits for this one. If an
-		// extend changed the lease meanwhile, the generation is stale and nothing is scheduled.
+		// Scheduled once the lease lock is free: the next renewal never waits for this
+		// one. If an
+		// extend changed the lease meanwhile, the generation is stale and nothing is
+		// scheduled.
 		if (next >= 0) {
 			schedule(held, next, generation);
 		}
@@ -226,7 +242,8 @@ final class LockRenewer implements AutoCloseable {
 	 */
 	private long renewLeased(HeldLock held, int generation) {
 		if (held.state() != HeldLock.State.HELD || held.renewalGeneration() != generation) {
-			// Released, or extended while this renewal waited: the extend scheduled the next one.
+			// Released, or extended while this renewal waited: the extend scheduled the
+			// next one.
 			return -1;
 		}
 		long lease = held.leaseNanos();
@@ -264,19 +281,23 @@ final class LockRenewer implements AutoCloseable {
 			this.outcomes.lost(held, "renewal failed until the lease ran out: " + ex);
 			return -1;
 		}
-		// Retry, but no later than the deadline, so that the loss is signalled when the lease
+		// Retry, but no later than the deadline, so that the loss is signalled when the
+		// lease
 		// ends and not up to one retry delay after it.
 		return Math.min(Math.min(RETRY_NANOS, interval(held)), Math.max(held.remainingNanos(), 0));
 	}
 
 	/**
-	 * Renewals (also those the sweep has yet to schedule) and lease guards not yet run;
-	 * 0 when no lock is held. The sweep itself is not counted: it runs while the service does.
+	 * Renewals (also those the sweep has yet to schedule) and lease guards not yet run; 0
+	 * when no lock is held. The sweep itself is not counted: it runs while the service
+	 * does.
 	 */
 	int pendingTasks() {
 		ScheduledFuture<?> sweep = this.sweep;
 		long scheduled = this.scheduler.getQueue().stream().filter((task) -> task != sweep).count();
-		long awaiting = this.awaitingFirstRenewal.stream().filter((held) -> held.state() == HeldLock.State.HELD).count();
+		long awaiting = this.awaitingFirstRenewal.stream()
+			.filter((held) -> held.state() == HeldLock.State.HELD)
+			.count();
 		return (int) (scheduled + awaiting + this.deadlineGuard.getQueue().size());
 	}
 

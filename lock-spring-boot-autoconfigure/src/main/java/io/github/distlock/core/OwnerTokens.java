@@ -4,8 +4,9 @@ import java.security.SecureRandom;
 import java.util.HexFormat;
 
 /**
- * Per-acquisition owner tokens: 128 random bits from {@link SecureRandom}, as 32 hex characters.
- * Unguessable, so no other client can release or extend a lock it does not own.
+ * Per-acquisition owner tokens: 128 random bits from {@link SecureRandom}, as 32 hex
+ * characters. Unguessable, so no other client can release or extend a lock it does not
+ * own.
  */
 final class OwnerTokens {
 

@@ -6,9 +6,9 @@ import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A thread of this instance waiting for a lock. It parks until signalled (release seen locally or
- * announced by Redis), handed the lock by the local holder, or its fallback re-check or deadline
- * comes.
+ * A thread of this instance waiting for a lock. It parks until signalled (release seen
+ * locally or announced by Redis), handed the lock by the local holder, or its fallback
+ * re-check or deadline comes.
  */
 final class Waiter {
 
@@ -24,7 +24,10 @@ final class Waiter {
 		GRANTED,
 		/** Acquired the lock in Redis itself and left the queue. */
 		ACQUIRED,
-		/** Gave up (deadline, interrupt, shutdown, or its own attempt failed); out of the queue. */
+		/**
+		 * Gave up (deadline, interrupt, shutdown, or its own attempt failed); out of the
+		 * queue.
+		 */
 		CANCELLED
 
 	}
@@ -69,7 +72,10 @@ final class Waiter {
 		return this.granted;
 	}
 
-	/** Parks unless signalled since the last call; returns early on signal, grant or interrupt. */
+	/**
+	 * Parks unless signalled since the last call; returns early on signal, grant or
+	 * interrupt.
+	 */
 	void park(long nanos) {
 		if (!this.signalled && this.state.get() != State.GRANTED) {
 			LockSupport.parkNanos(this, nanos);

@@ -1,5 +1,6 @@
 /**
- * The lock engine, independent of where locks are stored, and what it lets operators inspect.
+ * The lock engine, independent of where locks are stored, and what it lets operators
+ * inspect.
  */
 @NullMarked
 package io.github.distlock.core;

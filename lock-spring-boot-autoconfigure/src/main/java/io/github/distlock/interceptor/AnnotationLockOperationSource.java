@@ -30,27 +30,34 @@ import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringValueResolver;
 
 /**
- * Reads {@link DistributedLock @DistributedLock}, resolves placeholders, parses durations and the
- * key expression, and rejects what cannot work, once per method and target class.
+ * Reads {@link DistributedLock @DistributedLock}, resolves placeholders, parses durations
+ * and the key expression, and rejects what cannot work, once per method and target class.
  * <p>
- * Every annotated method of a class is validated the first time the class is seen (when the
- * auto-proxy creator asks whether the bean needs a proxy, or in AspectJ mode when the bean is
- * created), so a bad annotation fails the application context at startup with a message naming
- * the method and the attribute.
+ * Every annotated method of a class is validated the first time the class is seen (when
+ * the auto-proxy creator asks whether the bean needs a proxy, or in AspectJ mode when the
+ * bean is created), so a bad annotation fails the application context at startup with a
+ * message naming the method and the attribute.
  * <p>
- * What can be locked depends on the {@link AdviceMode} that intercepts the calls: a proxy reaches
- * only methods it can override (not {@code private}, {@code static} or {@code final}); AspectJ
- * weaving reaches the execution of any method with a body, but matches only annotations on the
- * method that runs, never ones inherited from an interface or an overridden method.
+ * What can be locked depends on the {@link AdviceMode} that intercepts the calls: a proxy
+ * reaches only methods it can override (not {@code private}, {@code static} or
+ * {@code final}); AspectJ weaving reaches the execution of any method with a body, but
+ * matches only annotations on the method that runs, never ones inherited from an
+ * interface or an overridden method.
  */
 public class AnnotationLockOperationSource implements LockOperationSource, EmbeddedValueResolverAware {
 
-	/** Wait times beyond this are mistakes (a request thread blocked for days), not settings. */
+	/**
+	 * Wait times beyond this are mistakes (a request thread blocked for days), not
+	 * settings.
+	 */
 	public static final Duration MAX_WAIT_TIME = Duration.ofDays(1);
 
 	private static final Object NOT_LOCKED = new Object();
 
-	/** Return types whose work outlives the call: the lock would be released while it runs. */
+	/**
+	 * Return types whose work outlives the call: the lock would be released while it
+	 * runs.
+	 */
 	private static final Set<String> ASYNC_RETURN_TYPES = Set.of(CompletionStage.class.getName(),
 			Future.class.getName(), "org.reactivestreams.Publisher", "kotlinx.coroutines.flow.Flow");
 
@@ -157,8 +164,8 @@ public class AnnotationLockOperationSource implements LockOperationSource, Embed
 		}
 		Duration waitTime = duration(method, "waitTime", annotation.waitTime());
 		if (waitTime != null && waitTime.compareTo(MAX_WAIT_TIME) > 0) {
-			throw invalid(method, "waitTime '" + annotation.waitTime() + "' is longer than " + MAX_WAIT_TIME.toHours()
-					+ " hours");
+			throw invalid(method,
+					"waitTime '" + annotation.waitTime() + "' is longer than " + MAX_WAIT_TIME.toHours() + " hours");
 		}
 		Duration leaseTime = duration(method, "leaseTime", annotation.leaseTime());
 		if (leaseTime != null && leaseTime.compareTo(Duration.ofMillis(1)) < 0) {
@@ -180,15 +187,18 @@ public class AnnotationLockOperationSource implements LockOperationSource, Embed
 			if (!method.isAnnotationPresent(DistributedLock.class)) {
 				throw invalid(method, "the annotation is inherited from an interface or an overridden method, and"
 						+ " AspectJ matches only annotations on the method that runs, so it would run without the lock;"
-						+ " annotate " + method.getDeclaringClass().getSimpleName() + "." + method.getName() + " itself");
+						+ " annotate " + method.getDeclaringClass().getSimpleName() + "." + method.getName()
+						+ " itself");
 			}
 			return;
 		}
 		int modifiers = method.getModifiers();
 		if (Modifier.isPrivate(modifiers) || Modifier.isStatic(modifiers) || Modifier.isFinal(modifiers)) {
-			throw invalid(method, "the method is " + Modifier.toString(modifiers & (Modifier.PRIVATE | Modifier.STATIC
-					| Modifier.FINAL)) + ", so a proxy cannot intercept it and it would run without the lock"
-					+ " (AspectJ weaving can: @EnableDistributedLock(mode = AdviceMode.ASPECTJ))");
+			throw invalid(method,
+					"the method is "
+							+ Modifier.toString(modifiers & (Modifier.PRIVATE | Modifier.STATIC | Modifier.FINAL))
+							+ ", so a proxy cannot intercept it and it would run without the lock"
+							+ " (AspectJ weaving can: @EnableDistributedLock(mode = AdviceMode.ASPECTJ))");
 		}
 	}
 
@@ -217,9 +227,11 @@ public class AnnotationLockOperationSource implements LockOperationSource, Embed
 
 	private String resolve(Method method, String attribute, String value) {
 		if (value.contains("#{")) {
-			// Spring's embedded value resolver would evaluate it with full SpEL (types, beans, methods).
-			throw invalid(method, attribute + " '" + value + "' contains a SpEL template (#{...}); only ${...} placeholders"
-					+ " are resolved in " + attribute);
+			// Spring's embedded value resolver would evaluate it with full SpEL (types,
+			// beans, methods).
+			throw invalid(method,
+					attribute + " '" + value + "' contains a SpEL template (#{...}); only ${...} placeholders"
+							+ " are resolved in " + attribute);
 		}
 		if (this.valueResolver == null || value.isEmpty()) {
 			return value;

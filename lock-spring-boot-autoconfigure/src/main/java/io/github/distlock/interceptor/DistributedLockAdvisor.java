@@ -7,8 +7,8 @@ import org.springframework.aop.support.AbstractPointcutAdvisor;
 
 /**
  * Applies the {@link DistributedLockInterceptor} to methods annotated with
- * {@link io.github.distlock.DistributedLock @DistributedLock}. Its order decides whether the lock
- * wraps other advice, such as {@code @Transactional}: lower runs outside.
+ * {@link io.github.distlock.DistributedLock @DistributedLock}. Its order decides whether
+ * the lock wraps other advice, such as {@code @Transactional}: lower runs outside.
  */
 public class DistributedLockAdvisor extends AbstractPointcutAdvisor {
 

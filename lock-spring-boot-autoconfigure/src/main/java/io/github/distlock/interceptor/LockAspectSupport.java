@@ -19,8 +19,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
- * The logic of {@link io.github.distlock.DistributedLock @DistributedLock}: build the lock id,
- * acquire, run, release. Free of AOP types so that other invocation styles can reuse it.
+ * The logic of {@link io.github.distlock.DistributedLock @DistributedLock}: build the
+ * lock id, acquire, run, release. Free of AOP types so that other invocation styles can
+ * reuse it.
  * <p>
  * Collaborators are resolved on first use: the advisor is created early, before the Redis
  * connection and other ordinary beans should be.
@@ -83,7 +84,10 @@ public abstract class LockAspectSupport {
 		}
 	}
 
-	/** Tells an observing lock service the annotation's name, so that metrics are tagged with it. */
+	/**
+	 * Tells an observing lock service the annotation's name, so that metrics are tagged
+	 * with it.
+	 */
 	private Optional<LockHandle> tryLock(LockOperation operation, String lockId, Duration waitTime) {
 		LockService service = this.lockService.get();
 		if (service instanceof NamedLockService named) {
@@ -103,15 +107,16 @@ public abstract class LockAspectSupport {
 					+ operation.describeMethod() + " was not acquired within " + waitTime);
 		}
 		if (logger.isDebugEnabled()) {
-			logger.debug("Skipped " + operation.describeMethod() + ": lock '" + LogSafe.text(lockId) + "' is held elsewhere");
+			logger.debug("Skipped " + operation.describeMethod() + ": lock '" + LogSafe.text(lockId)
+					+ "' is held elsewhere");
 		}
 		return operation.skipValue();
 	}
 
 	/**
-	 * Releases after the method (and any transaction inside the lock) finished. A lock lost while
-	 * the method ran is reported: as the exception when the method succeeded, as a suppressed one
-	 * when it failed.
+	 * Releases after the method (and any transaction inside the lock) finished. A lock
+	 * lost while the method ran is reported: as the exception when the method succeeded,
+	 * as a suppressed one when it failed.
 	 */
 	private static void release(LockHandle handle, LockOperation operation, @Nullable Throwable failure) {
 		try {

@@ -26,10 +26,10 @@ import org.springframework.util.ObjectUtils;
 /**
  * The one place where key expressions are parsed, checked and evaluated.
  * <p>
- * Keys are data-only SpEL: parsed once at startup, where type references, constructors, bean
- * references, method and function calls, assignments and unknown variables are rejected; evaluated
- * in a read-only {@link SimpleEvaluationContext} whose only variables are the arguments. Argument
- * values are data, never parsed as expressions.
+ * Keys are data-only SpEL: parsed once at startup, where type references, constructors,
+ * bean references, method and function calls, assignments and unknown variables are
+ * rejected; evaluated in a read-only {@link SimpleEvaluationContext} whose only variables
+ * are the arguments. Argument values are data, never parsed as expressions.
  */
 public class LockKeyEvaluator {
 
@@ -47,8 +47,8 @@ public class LockKeyEvaluator {
 	 */
 	public Expression parse(String expression, String[] parameterNames) {
 		if (expression.length() > MAX_EXPRESSION_LENGTH) {
-			throw new IllegalArgumentException(
-					"it is " + expression.length() + " characters long, at most " + MAX_EXPRESSION_LENGTH + " are allowed");
+			throw new IllegalArgumentException("it is " + expression.length() + " characters long, at most "
+					+ MAX_EXPRESSION_LENGTH + " are allowed");
 		}
 		SpelExpression parsed;
 		try {
@@ -66,7 +66,8 @@ public class LockKeyEvaluator {
 	 * @param operation the lock operation
 	 * @param arguments the invocation's arguments
 	 * @return the key as text
-	 * @throws IllegalArgumentException if the key is {@code null} or blank: no lock, no call
+	 * @throws IllegalArgumentException if the key is {@code null} or blank: no lock, no
+	 * call
 	 */
 	public String evaluate(LockOperation operation, @Nullable Object[] arguments) {
 		Expression key = operation.key();
@@ -117,8 +118,13 @@ public class LockKeyEvaluator {
 		if (node instanceof VariableReference) {
 			String name = node.toStringAST().substring(1);
 			if (!variables.contains(name)) {
-				throw new IllegalArgumentException("it names a parameter '" + name + "' that does not exist; available: "
-						+ String.join(", ", variables.stream().filter((v) -> !v.equals("root") && !v.equals("this")).sorted().toList()));
+				throw new IllegalArgumentException(
+						"it names a parameter '" + name + "' that does not exist; available: "
+								+ String.join(", ",
+										variables.stream()
+											.filter((v) -> !v.equals("root") && !v.equals("this"))
+											.sorted()
+											.toList()));
 			}
 		}
 		for (int i = 0; i < node.getChildCount(); i++) {

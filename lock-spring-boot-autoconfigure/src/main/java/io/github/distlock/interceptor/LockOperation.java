@@ -9,8 +9,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.expression.Expression;
 
 /**
- * A parsed and validated {@link io.github.distlock.DistributedLock @DistributedLock}: everything
- * an invocation needs, computed once at startup.
+ * A parsed and validated {@link io.github.distlock.DistributedLock @DistributedLock}:
+ * everything an invocation needs, computed once at startup.
  *
  * @param method the annotated method, for messages
  * @param name the resolved lock name

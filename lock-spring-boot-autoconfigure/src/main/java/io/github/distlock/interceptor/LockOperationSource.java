@@ -5,13 +5,14 @@ import java.lang.reflect.Method;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Finds the {@link LockOperation} of a method, like Spring's {@code CacheOperationSource}.
+ * Finds the {@link LockOperation} of a method, like Spring's
+ * {@code CacheOperationSource}.
  */
 public interface LockOperationSource {
 
 	/**
-	 * Whether {@code targetClass} may have lock operations; validates all of them on first sight,
-	 * so that a bad annotation fails when the bean is created.
+	 * Whether {@code targetClass} may have lock operations; validates all of them on
+	 * first sight, so that a bad annotation fails when the bean is created.
 	 * @param targetClass the bean class
 	 * @return {@code false} if no method of the class can be locked
 	 */

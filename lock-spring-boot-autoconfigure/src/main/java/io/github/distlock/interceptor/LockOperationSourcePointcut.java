@@ -5,8 +5,8 @@ import java.lang.reflect.Method;
 import org.springframework.aop.support.StaticMethodMatcherPointcut;
 
 /**
- * Matches methods that have a {@link LockOperation}; the class filter lets the source validate
- * every annotated method of a bean class when the bean is created.
+ * Matches methods that have a {@link LockOperation}; the class filter lets the source
+ * validate every annotated method of a bean class when the bean is created.
  */
 final class LockOperationSourcePointcut extends StaticMethodMatcherPointcut {
 

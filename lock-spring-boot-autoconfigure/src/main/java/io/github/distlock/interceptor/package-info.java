@@ -1,6 +1,6 @@
 /**
- * Method interception for {@link io.github.distlock.DistributedLock @DistributedLock}, modelled
- * on Spring's cache and transaction infrastructure.
+ * Method interception for {@link io.github.distlock.DistributedLock @DistributedLock},
+ * modelled on Spring's cache and transaction infrastructure.
  */
 @NullMarked
 package io.github.distlock.interceptor;

@@ -7,10 +7,10 @@ import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
 
 /**
- * The default {@link LockAcquireObservationConvention}: observation {@code distlock.acquire},
- * tagged with the lock name, the outcome ({@code acquired}, {@code timeout}, {@code skipped},
- * {@code error}; {@code waiting} on the long task timer of acquisitions in progress) and the
- * exception.
+ * The default {@link LockAcquireObservationConvention}: observation
+ * {@code distlock.acquire}, tagged with the lock name, the outcome ({@code acquired},
+ * {@code timeout}, {@code skipped}, {@code error}; {@code waiting} on the long task timer
+ * of acquisitions in progress) and the exception.
  */
 public class DefaultLockAcquireObservationConvention implements LockAcquireObservationConvention {
 

@@ -6,9 +6,9 @@ import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
 
 /**
- * The default {@link LockHoldObservationConvention}: observation {@code distlock.hold}, tagged
- * with the lock name, the outcome ({@code released}, {@code lost}; {@code held} on the long task
- * timer of holds in progress) and the exception.
+ * The default {@link LockHoldObservationConvention}: observation {@code distlock.hold},
+ * tagged with the lock name, the outcome ({@code released}, {@code lost}; {@code held} on
+ * the long task timer of holds in progress) and the exception.
  */
 public class DefaultLockHoldObservationConvention implements LockHoldObservationConvention {
 

@@ -5,8 +5,9 @@ import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What an observation of {@link LockObservationDocumentation#LOCK_ACQUIRE acquiring a lock}
- * knows: the lock, how the caller handles a lock it does not get, and whether it got it.
+ * What an observation of {@link LockObservationDocumentation#LOCK_ACQUIRE acquiring a
+ * lock} knows: the lock, how the caller handles a lock it does not get, and whether it
+ * got it.
  */
 public class LockAcquireObservationContext extends Observation.Context {
 
@@ -52,8 +53,8 @@ public class LockAcquireObservationContext extends Observation.Context {
 	}
 
 	/**
-	 * How the caller handles a lock it does not get: {@link OnLockFailure#SKIP} makes a miss a
-	 * skip rather than a timeout.
+	 * How the caller handles a lock it does not get: {@link OnLockFailure#SKIP} makes a
+	 * miss a skip rather than a timeout.
 	 * @return the failure handling
 	 */
 	public OnLockFailure getOnFailure() {
@@ -61,8 +62,8 @@ public class LockAcquireObservationContext extends Observation.Context {
 	}
 
 	/**
-	 * Whether the acquisition has finished: acquired, given up on or failed. While it has not,
-	 * the caller is still waiting.
+	 * Whether the acquisition has finished: acquired, given up on or failed. While it has
+	 * not, the caller is still waiting.
 	 * @return whether the acquisition has finished
 	 */
 	public boolean isComplete() {

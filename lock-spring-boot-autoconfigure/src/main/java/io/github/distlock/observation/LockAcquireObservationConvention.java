@@ -4,8 +4,9 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationConvention;
 
 /**
- * An {@link ObservationConvention} for {@link LockObservationDocumentation#LOCK_ACQUIRE acquiring
- * locks}. Define a bean of this type to replace {@link DefaultLockAcquireObservationConvention}.
+ * An {@link ObservationConvention} for {@link LockObservationDocumentation#LOCK_ACQUIRE
+ * acquiring locks}. Define a bean of this type to replace
+ * {@link DefaultLockAcquireObservationConvention}.
  */
 public interface LockAcquireObservationConvention extends ObservationConvention<LockAcquireObservationContext> {
 

@@ -4,8 +4,8 @@ import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What an observation of {@link LockObservationDocumentation#LOCK_HOLD holding a lock} knows:
- * the lock, its fencing token and whether it was lost before its release.
+ * What an observation of {@link LockObservationDocumentation#LOCK_HOLD holding a lock}
+ * knows: the lock, its fencing token and whether it was lost before its release.
  */
 public class LockHoldObservationContext extends Observation.Context {
 

@@ -7,18 +7,25 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
- * The meters of a lock service ({@link LockInspection}) that no observation yields: locks held now, locks
- * lost and failed renewals. None is tagged per lock, so their number never grows.
+ * The meters of a lock service ({@link LockInspection}) that no observation yields: locks
+ * held now, locks lost and failed renewals. None is tagged per lock, so their number
+ * never grows.
  */
 public class LockMetrics implements MeterBinder {
 
 	/** Gauge: locks this instance holds now. */
 	public static final String LOCKS_HELD = "distlock.locks.held";
 
-	/** Counter: locks this instance found lost (renewal, extend or release found them expired or taken). */
+	/**
+	 * Counter: locks this instance found lost (renewal, extend or release found them
+	 * expired or taken).
+	 */
 	public static final String LOCKS_LOST = "distlock.locks.lost";
 
-	/** Counter: renewal attempts that failed (Redis unreachable or slow); retried until the lease ends. */
+	/**
+	 * Counter: renewal attempts that failed (Redis unreachable or slow); retried until
+	 * the lease ends.
+	 */
 	public static final String RENEWAL_FAILURES = "distlock.renewal.failures";
 
 	private final LockInspection lockService;
@@ -27,7 +34,8 @@ public class LockMetrics implements MeterBinder {
 		this.lockService = lockService;
 	}
 
-	// No base units: Prometheus would append them to the names (distlock_locks_held_locks).
+	// No base units: Prometheus would append them to the names
+	// (distlock_locks_held_locks).
 	@Override
 	public void bindTo(MeterRegistry registry) {
 		Gauge.builder(LOCKS_HELD, this.lockService, (service) -> service.heldLocks().size())

@@ -14,9 +14,10 @@ final class LockNames {
 	}
 
 	/**
-	 * The static name if the caller knew it; otherwise the lock id's text before its first
-	 * {@code ':'}, which is the name by the convention annotations follow ({@code name:key}).
-	 * Never the whole id: an id without a name part may well be an order id.
+	 * The static name if the caller knew it; otherwise the lock id's text before its
+	 * first {@code ':'}, which is the name by the convention annotations follow
+	 * ({@code name:key}). Never the whole id: an id without a name part may well be an
+	 * order id.
 	 */
 	static String of(@Nullable String lockName, String lockId) {
 		if (lockName != null) {

@@ -8,15 +8,15 @@ import io.micrometer.observation.docs.ObservationDocumentation;
 /**
  * The observations of distributed locks and their key values.
  * <p>
- * Only low-cardinality key values become meter tags: the static lock name, the outcome and the
- * exception. The lock id (which contains the evaluated key, e.g. an order id) is high-cardinality
- * and appears only in traces.
+ * Only low-cardinality key values become meter tags: the static lock name, the outcome
+ * and the exception. The lock id (which contains the evaluated key, e.g. an order id) is
+ * high-cardinality and appears only in traces.
  */
 public enum LockObservationDocumentation implements ObservationDocumentation {
 
 	/**
-	 * Acquiring a lock: from the call until the lock is acquired, given up on or failed. Its
-	 * duration is the time spent waiting.
+	 * Acquiring a lock: from the call until the lock is acquired, given up on or failed.
+	 * Its duration is the time spent waiting.
 	 */
 	LOCK_ACQUIRE {
 
@@ -38,8 +38,8 @@ public enum LockObservationDocumentation implements ObservationDocumentation {
 	},
 
 	/**
-	 * Holding a lock: from its acquisition until its holder releases it. Reentrant acquisitions
-	 * are part of the outermost hold and not observed separately.
+	 * Holding a lock: from its acquisition until its holder releases it. Reentrant
+	 * acquisitions are part of the outermost hold and not observed separately.
 	 */
 	LOCK_HOLD {
 
@@ -66,8 +66,9 @@ public enum LockObservationDocumentation implements ObservationDocumentation {
 	public enum LowCardinalityKeyNames implements KeyName {
 
 		/**
-		 * Static name of the lock: the {@code @DistributedLock} name, or for programmatic calls
-		 * the lock id's text before its first {@code ':'} ({@code unnamed} if it has none).
+		 * Static name of the lock: the {@code @DistributedLock} name, or for programmatic
+		 * calls the lock id's text before its first {@code ':'} ({@code unnamed} if it
+		 * has none).
 		 */
 		NAME {
 			@Override
@@ -77,9 +78,9 @@ public enum LockObservationDocumentation implements ObservationDocumentation {
 		},
 
 		/**
-		 * Outcome: {@code acquired}, {@code timeout}, {@code skipped} or {@code error} when
-		 * acquiring; {@code released} or {@code lost} when holding. Observations in progress
-		 * (long task timers) have {@code waiting} and {@code held}.
+		 * Outcome: {@code acquired}, {@code timeout}, {@code skipped} or {@code error}
+		 * when acquiring; {@code released} or {@code lost} when holding. Observations in
+		 * progress (long task timers) have {@code waiting} and {@code held}.
 		 */
 		OUTCOME {
 			@Override

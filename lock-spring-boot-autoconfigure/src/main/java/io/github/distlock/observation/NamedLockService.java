@@ -11,8 +11,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * A {@link LockService} whose acquisitions can carry what only the caller knows into
  * observations: the static lock name and how a miss is handled. The
- * {@link io.github.distlock.DistributedLock @DistributedLock} interceptor uses it, so that metrics
- * are tagged with the annotation's name and a skipped invocation counts as {@code skipped}.
+ * {@link io.github.distlock.DistributedLock @DistributedLock} interceptor uses it, so
+ * that metrics are tagged with the annotation's name and a skipped invocation counts as
+ * {@code skipped}.
  */
 public interface NamedLockService extends LockService {
 

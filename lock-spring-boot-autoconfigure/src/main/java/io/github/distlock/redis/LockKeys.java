@@ -8,13 +8,14 @@ import java.util.HexFormat;
 /**
  * Maps raw lock ids to Redis keys.
  * <p>
- * A lock id becomes {@code <prefix>{<encoded id>}}; its fencing key appends {@code :fence}, its
- * release receipt {@code :released}. The
- * braces are a Redis Cluster hash tag chosen here, so all keys of one lock share a slot and no
- * input can pick the slot: the encoding escapes {@code % { } #}, control characters and unpaired
- * surrogates as {@code %XX} / {@code %uXXXX}, which keeps distinct ids distinct. Ids whose encoding
- * is longer than {@value #MAX_ENCODED_LENGTH} characters are replaced by {@code #} and the SHA-256 of
- * the id; an escaped id never starts with {@code #}, so the two forms cannot collide.
+ * A lock id becomes {@code <prefix>{<encoded id>}}; its fencing key appends
+ * {@code :fence}, its release receipt {@code :released}. The braces are a Redis Cluster
+ * hash tag chosen here, so all keys of one lock share a slot and no input can pick the
+ * slot: the encoding escapes {@code % { } #}, control characters and unpaired surrogates
+ * as {@code %XX} / {@code %uXXXX}, which keeps distinct ids distinct. Ids whose encoding
+ * is longer than {@value #MAX_ENCODED_LENGTH} characters are replaced by {@code #} and
+ * the SHA-256 of the id; an escaped id never starts with {@code #}, so the two forms
+ * cannot collide.
  */
 final class LockKeys {
 
@@ -46,14 +47,16 @@ final class LockKeys {
 	}
 
 	/**
-	 * The key of the receipt the last release of {@code lockKey} leaves, in the lock's hash slot.
+	 * The key of the receipt the last release of {@code lockKey} leaves, in the lock's
+	 * hash slot.
 	 */
 	static String receiptKey(String lockKey) {
 		return lockKey + ":released";
 	}
 
 	/**
-	 * The one channel on which releases of contended locks are announced; the message is the key.
+	 * The one channel on which releases of contended locks are announced; the message is
+	 * the key.
 	 */
 	String releaseChannel() {
 		return this.prefix + "released";
@@ -107,7 +110,8 @@ final class LockKeys {
 	private static String hashed(String lockId) {
 		try {
 			MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
-			// UTF-16BE keeps every char, unpaired surrogates too, so distinct ids hash distinctly.
+			// UTF-16BE keeps every char, unpaired surrogates too, so distinct ids hash
+			// distinctly.
 			return "#" + HEX.formatHex(sha256.digest(lockId.getBytes(StandardCharsets.UTF_16BE)));
 		}
 		catch (NoSuchAlgorithmException ex) {

@@ -3,29 +3,33 @@ package io.github.distlock.redis;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * The Lua scripts behind every lock operation. Each is atomic on the Redis server; Spring Data
- * Redis runs them by {@code EVALSHA} and falls back to {@code EVAL} after a {@code SCRIPT FLUSH}.
+ * The Lua scripts behind every lock operation. Each is atomic on the Redis server; Spring
+ * Data Redis runs them by {@code EVALSHA} and falls back to {@code EVAL} after a
+ * {@code SCRIPT FLUSH}.
  * <p>
- * Lock key value: the owner token, with a trailing {@code +} once somebody failed to acquire it
- * (the "contended" flag). Only a release of a flagged lock publishes on the release channel, so
- * uncontended locks cost no pub/sub traffic. {@code APPEND} keeps the key's TTL.
+ * Lock key value: the owner token, with a trailing {@code +} once somebody failed to
+ * acquire it (the "contended" flag). Only a release of a flagged lock publishes on the
+ * release channel, so uncontended locks cost no pub/sub traffic. {@code APPEND} keeps the
+ * key's TTL.
  * <p>
- * Fencing key value: the last token handed out for the lock, kept for the fencing retention after
- * the last acquisition (not after the last lease: a lock renewed for longer than the retention
- * outlives its fencing key). The next token is {@code max(server time in microseconds, last + 1)}:
- * strictly increasing while the fencing key lives, and still increasing after it expired, because
- * the server clock has moved on by more than the number of acquisitions in between (unless it
- * stepped back by more than the retention).
+ * Fencing key value: the last token handed out for the lock, kept for the fencing
+ * retention after the last acquisition (not after the last lease: a lock renewed for
+ * longer than the retention outlives its fencing key). The next token is
+ * {@code max(server time in microseconds, last + 1)}: strictly increasing while the
+ * fencing key lives, and still increasing after it expired, because the server clock has
+ * moved on by more than the number of acquisitions in between (unless it stepped back by
+ * more than the retention).
  * <p>
- * Release receipt value: the owner token of the last release that freed the lock, kept for the
- * fencing retention after that release. Lettuce re-sends a command that was
- * written but not answered when it reconnects; a replayed release or hand-over then finds the lock
- * freed (or already someone else's) and, without the receipt, could not tell that from a lost
- * lock. One receipt per lock key: a later release overwrites it, so a replay is recognised unless
- * another owner released the same lock between the first run and the replay.
+ * Release receipt value: the owner token of the last release that freed the lock, kept
+ * for the fencing retention after that release. Lettuce re-sends a command that was
+ * written but not answered when it reconnects; a replayed release or hand-over then finds
+ * the lock freed (or already someone else's) and, without the receipt, could not tell
+ * that from a lost lock. One receipt per lock key: a later release overwrites it, so a
+ * replay is recognised unless another owner released the same lock between the first run
+ * and the replay.
  * <p>
- * The scripts call {@code TIME} and then write, which needs effects replication: Redis 5 or later
- * (the default from 5 on; Redis 3.2 and 4 would refuse the writes).
+ * The scripts call {@code TIME} and then write, which needs effects replication: Redis 5
+ * or later (the default from 5 on; Redis 3.2 and 4 would refuse the writes).
  */
 final class LockScripts {
 
@@ -39,13 +43,14 @@ final class LockScripts {
 			""";
 
 	/**
-	 * KEYS: lock, fence. ARGV: owner, lease ms, fence retention ms. Returns the fencing token (&gt; 0)
-	 * when acquired; otherwise {@code -1 - remaining ms} of the current holder's lease, after
-	 * flagging the lock as contended.
+	 * KEYS: lock, fence. ARGV: owner, lease ms, fence retention ms. Returns the fencing
+	 * token (&gt; 0) when acquired; otherwise {@code -1 - remaining ms} of the current
+	 * holder's lease, after flagging the lock as contended.
 	 * <p>
-	 * Owner tokens are fresh per attempt, so finding our own token means this is a replay of the
-	 * same acquire (Lettuce re-sends unanswered commands after a reconnect): it counts as acquired,
-	 * with a new fencing token, instead of leaving a lock nobody knows it holds until its lease ends.
+	 * Owner tokens are fresh per attempt, so finding our own token means this is a replay
+	 * of the same acquire (Lettuce re-sends unanswered commands after a reconnect): it
+	 * counts as acquired, with a new fencing token, instead of leaving a lock nobody
+	 * knows it holds until its lease ends.
 	 */
 	static final RedisScript<Long> ACQUIRE = RedisScript.of("""
 			if redis.call('set', KEYS[1], ARGV[1], 'nx', 'px', ARGV[2]) then
@@ -63,7 +68,10 @@ final class LockScripts {
 			return -1 - ttl
 			""", Long.class);
 
-	/** Frees KEYS[1] and leaves the receipt of owner ARGV[1] in KEYS[receipt] for ARGV[ttl] ms. */
+	/**
+	 * Frees KEYS[1] and leaves the receipt of owner ARGV[1] in KEYS[receipt] for
+	 * ARGV[ttl] ms.
+	 */
 	private static String freeWithReceipt(int receipt, int ttl, int channel) {
 		return """
 				  redis.call('del', KEYS[1])
@@ -73,10 +81,10 @@ final class LockScripts {
 	}
 
 	/**
-	 * KEYS: lock, receipt. ARGV: owner, release channel, receipt ttl ms (the fence retention).
-	 * Deletes the lock if owned, leaving a receipt; publishes the key when it was contended. Returns
-	 * 1 if released (also when a replay finds our receipt: the first run released it), 0 if not
-	 * owned (expired or taken).
+	 * KEYS: lock, receipt. ARGV: owner, release channel, receipt ttl ms (the fence
+	 * retention). Deletes the lock if owned, leaving a receipt; publishes the key when it
+	 * was contended. Returns 1 if released (also when a replay finds our receipt: the
+	 * first run released it), 0 if not owned (expired or taken).
 	 */
 	static final RedisScript<Long> RELEASE = RedisScript.of("""
 			local current = redis.call('get', KEYS[1])
@@ -89,14 +97,15 @@ final class LockScripts {
 			""", Long.class);
 
 	/**
-	 * KEYS: lock, fence, receipt. ARGV: owner, new owner, fence retention ms, lease ms of the new
-	 * owner, whether the lock may stay local although contended from outside ("1"/"0"), release
-	 * channel, receipt ttl ms (the fence retention). Hands the lock to a waiter of this instance
-	 * without freeing it in between. Returns the new fencing token (&gt; 0) when handed over; -1 when
-	 * it was released instead (flagged and not allowed to stay, so outside waiters get their turn),
-	 * leaving a receipt as {@link #RELEASE} does; 0 if not owned. A replay answers as the first run
-	 * did: a hand-over that was applied is recognised by the new owner's token in place (and answers
-	 * with a newer fencing token), a release instead by our receipt.
+	 * KEYS: lock, fence, receipt. ARGV: owner, new owner, fence retention ms, lease ms of
+	 * the new owner, whether the lock may stay local although contended from outside
+	 * ("1"/"0"), release channel, receipt ttl ms (the fence retention). Hands the lock to
+	 * a waiter of this instance without freeing it in between. Returns the new fencing
+	 * token (&gt; 0) when handed over; -1 when it was released instead (flagged and not
+	 * allowed to stay, so outside waiters get their turn), leaving a receipt as
+	 * {@link #RELEASE} does; 0 if not owned. A replay answers as the first run did: a
+	 * hand-over that was applied is recognised by the new owner's token in place (and
+	 * answers with a newer fencing token), a release instead by our receipt.
 	 */
 	static final RedisScript<Long> HAND_OVER = RedisScript.of("""
 			local current = redis.call('get', KEYS[1])
@@ -119,8 +128,9 @@ final class LockScripts {
 			""", Long.class);
 
 	/**
-	 * KEYS: lock. ARGV: owner, lease ms. Resets the lease if owned. Returns 1 if extended, 0 if not
-	 * owned. Used for renewal, {@code extend} and to leave a lock in place for its minimum hold time.
+	 * KEYS: lock. ARGV: owner, lease ms. Resets the lease if owned. Returns 1 if
+	 * extended, 0 if not owned. Used for renewal, {@code extend} and to leave a lock in
+	 * place for its minimum hold time.
 	 */
 	static final RedisScript<Long> EXPIRE = RedisScript.of("""
 			local current = redis.call('get', KEYS[1])

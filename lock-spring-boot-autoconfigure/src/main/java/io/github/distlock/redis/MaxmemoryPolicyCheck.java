@@ -12,12 +12,12 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
- * Warns once the application is ready when Redis may evict lock keys: a {@code maxmemory-policy}
- * other than {@code noeviction}. Lock keys always have a TTL, so the {@code volatile-*} policies
- * evict them too ({@code volatile-ttl} picks them first); an evicted lock key lets a second
- * holder in. Never fatal: where {@code CONFIG GET} is refused (ACLs, managed Redis) or Redis is
- * unreachable, the check is skipped and logged at DEBUG. Runs on its own daemon thread so that a
- * slow Redis does not delay readiness.
+ * Warns once the application is ready when Redis may evict lock keys: a
+ * {@code maxmemory-policy} other than {@code noeviction}. Lock keys always have a TTL, so
+ * the {@code volatile-*} policies evict them too ({@code volatile-ttl} picks them first);
+ * an evicted lock key lets a second holder in. Never fatal: where {@code CONFIG GET} is
+ * refused (ACLs, managed Redis) or Redis is unreachable, the check is skipped and logged
+ * at DEBUG. Runs on its own daemon thread so that a slow Redis does not delay readiness.
  */
 public class MaxmemoryPolicyCheck implements ApplicationListener<ApplicationReadyEvent> {
 

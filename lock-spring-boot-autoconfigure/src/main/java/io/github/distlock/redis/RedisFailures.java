@@ -7,15 +7,17 @@ import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.TransientDataAccessException;
 
 /**
- * Tells a failed lock command whose outcome is unknown (Redis unreachable, slow, or unable to write
- * for now: the command may or may not have been applied, and the lease bounds the damage) from a
- * mistake that must reach the caller (an ACL's {@code NOPERM}, a script error, a misconfiguration).
+ * Tells a failed lock command whose outcome is unknown (Redis unreachable, slow, or
+ * unable to write for now: the command may or may not have been applied, and the lease
+ * bounds the damage) from a mistake that must reach the caller (an ACL's {@code NOPERM},
+ * a script error, a misconfiguration).
  */
 final class RedisFailures {
 
 	/**
-	 * Error codes of a Redis that cannot write for now: loading its data, busy with a script,
-	 * a replica or a master without replicas, failing over, a cluster slot moving, out of memory.
+	 * Error codes of a Redis that cannot write for now: loading its data, busy with a
+	 * script, a replica or a master without replicas, failing over, a cluster slot
+	 * moving, out of memory.
 	 */
 	private static final Set<String> CANNOT_WRITE_FOR_NOW = Set.of("LOADING", "BUSY", "READONLY", "MASTERDOWN",
 			"TRYAGAIN", "CLUSTERDOWN", "OOM");
@@ -24,10 +26,10 @@ final class RedisFailures {
 	}
 
 	/**
-	 * Whether the outcome of the command that failed with {@code failure} is unknown: Redis could
-	 * not be reached, did not answer in time, or cannot write for now; or the calling thread was
-	 * interrupted (the client stopped waiting for the reply, while the command may still be
-	 * applied). The caller checks the interrupt flag itself.
+	 * Whether the outcome of the command that failed with {@code failure} is unknown:
+	 * Redis could not be reached, did not answer in time, or cannot write for now; or the
+	 * calling thread was interrupted (the client stopped waiting for the reply, while the
+	 * command may still be applied). The caller checks the interrupt flag itself.
 	 * @param failure what the Redis client threw
 	 * @return {@code true} if the command may or may not have been applied
 	 */
@@ -36,21 +38,23 @@ final class RedisFailures {
 	}
 
 	/**
-	 * Whether {@code failure} is Redis being unreachable, slow or temporarily unable to write.
+	 * Whether {@code failure} is Redis being unreachable, slow or temporarily unable to
+	 * write.
 	 */
 	static boolean unreachableOrCannotWrite(RuntimeException failure) {
 		if (failure instanceof DataAccessResourceFailureException || failure instanceof TransientDataAccessException) {
 			return true;
 		}
-		// An error reply starts with its error code, e.g. "LOADING Redis is loading the dataset in memory".
+		// An error reply starts with its error code, e.g. "LOADING Redis is loading the
+		// dataset in memory".
 		String reply = String.valueOf(NestedExceptionUtils.getMostSpecificCause(failure).getMessage());
 		int end = reply.indexOf(' ');
 		return CANNOT_WRITE_FOR_NOW.contains((end > 0) ? reply.substring(0, end) : reply);
 	}
 
 	/**
-	 * Whether the calling thread is interrupted or {@code failure} was caused by an interrupt: the
-	 * exception translation does not always keep the flag.
+	 * Whether the calling thread is interrupted or {@code failure} was caused by an
+	 * interrupt: the exception translation does not always keep the flag.
 	 */
 	static boolean interrupted(Throwable failure) {
 		if (Thread.currentThread().isInterrupted()) {
@@ -65,8 +69,8 @@ final class RedisFailures {
 	}
 
 	/**
-	 * The failure with Redis's reply, which Spring Data Redis wraps as "Error in execution", for a
-	 * log line.
+	 * The failure with Redis's reply, which Spring Data Redis wraps as "Error in
+	 * execution", for a log line.
 	 */
 	static String withReply(RuntimeException failure) {
 		Throwable cause = NestedExceptionUtils.getMostSpecificCause(failure);

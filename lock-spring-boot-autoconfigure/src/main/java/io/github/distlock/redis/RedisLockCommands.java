@@ -5,9 +5,10 @@ import java.util.List;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * The Redis round trips of the lock, one method per script, on a {@link StringRedisTemplate}.
- * Knows keys and arguments, nothing about local state. A release costs one round trip and one
- * script, which also writes the release receipt (one {@code SET} more inside it).
+ * The Redis round trips of the lock, one method per script, on a
+ * {@link StringRedisTemplate}. Knows keys and arguments, nothing about local state. A
+ * release costs one round trip and one script, which also writes the release receipt (one
+ * {@code SET} more inside it).
  */
 final class RedisLockCommands {
 
@@ -15,14 +16,17 @@ final class RedisLockCommands {
 
 	private final String releaseChannel;
 
-	/** Life of a fence key after the last acquisition, and of a release receipt after the release. */
+	/**
+	 * Life of a fence key after the last acquisition, and of a release receipt after the
+	 * release.
+	 */
 	private final String fencingRetentionMillis;
 
 	/**
-	 * @param fencingRetentionMillis how long a fence key lives after the last acquisition, and a
-	 * release receipt after its release: a replay matters only while the client still waits for its
-	 * reply, at most the command timeout, which the retention (default 1 min, Lettuce's default
-	 * command timeout) should cover
+	 * @param fencingRetentionMillis how long a fence key lives after the last
+	 * acquisition, and a release receipt after its release: a replay matters only while
+	 * the client still waits for its reply, at most the command timeout, which the
+	 * retention (default 1 min, Lettuce's default command timeout) should cover
 	 */
 	RedisLockCommands(StringRedisTemplate redis, String releaseChannel, long fencingRetentionMillis) {
 		this.redis = redis;
@@ -31,7 +35,8 @@ final class RedisLockCommands {
 	}
 
 	/**
-	 * @return the fencing token (&gt; 0), or {@code -1 - remaining lease ms} of the holder
+	 * @return the fencing token (&gt; 0), or {@code -1 - remaining lease ms} of the
+	 * holder
 	 */
 	long acquire(String key, String owner, long leaseMillis) {
 		return run(this.redis.execute(LockScripts.ACQUIRE, List.of(key, LockKeys.fenceKey(key)), owner,
@@ -39,8 +44,8 @@ final class RedisLockCommands {
 	}
 
 	/**
-	 * @return whether {@code owner} released the lock, by this call or, when it is a replay, by the
-	 * first run
+	 * @return whether {@code owner} released the lock, by this call or, when it is a
+	 * replay, by the first run
 	 */
 	boolean release(String key, String owner) {
 		return run(this.redis.execute(LockScripts.RELEASE, List.of(key, LockKeys.receiptKey(key)), owner,
@@ -48,7 +53,8 @@ final class RedisLockCommands {
 	}
 
 	/**
-	 * @return the new holder's fencing token (&gt; 0), -1 if released instead, 0 if not owned
+	 * @return the new holder's fencing token (&gt; 0), -1 if released instead, 0 if not
+	 * owned
 	 */
 	long handOver(String key, String owner, String newOwner, long newLeaseMillis, boolean mayStayLocal) {
 		return run(this.redis.execute(LockScripts.HAND_OVER,

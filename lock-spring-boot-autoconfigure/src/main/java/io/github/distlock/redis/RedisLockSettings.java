@@ -7,9 +7,9 @@ import java.time.Duration;
  *
  * @param keyPrefix prefix of every Redis key and channel the lock writes; no braces
  * @param leaseTime lease of auto-renewed locks, renewed about every third of it
- * @param fencingRetention how long the last fencing token of a lock is kept after its last
- * acquisition; tokens stay increasing beyond it as long as the Redis server clock does not step
- * back by more than this
+ * @param fencingRetention how long the last fencing token of a lock is kept after its
+ * last acquisition; tokens stay increasing beyond it as long as the Redis server clock
+ * does not step back by more than this
  */
 public record RedisLockSettings(String keyPrefix, Duration leaseTime, Duration fencingRetention) {
 

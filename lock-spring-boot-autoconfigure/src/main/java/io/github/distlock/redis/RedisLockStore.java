@@ -19,23 +19,27 @@ import io.github.distlock.store.Unknown;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * The locks in one Redis (standalone, or a master with replicas behind Sentinel), one atomic Lua
- * script per operation (see {@link LockScripts}), with releases of contended locks announced on
- * one pub/sub channel.
+ * The locks in one Redis (standalone, or a master with replicas behind Sentinel), one
+ * atomic Lua script per operation (see {@link LockScripts}), with releases of contended
+ * locks announced on one pub/sub channel.
  * <p>
- * A lock id becomes the key {@code <prefix>{<encoded id>}} (see {@link LockKeys}); its last fencing
- * token lives next to it in {@code <key>:fence} for the fencing retention, and the channel is
- * {@code <prefix>released}. Fencing tokens come from the server's clock
- * ({@code max(TIME in microseconds, last + 1)}).
+ * A lock id becomes the key {@code <prefix>{<encoded id>}} (see {@link LockKeys}); its
+ * last fencing token lives next to it in {@code <key>:fence} for the fencing retention,
+ * and the channel is {@code <prefix>released}. Fencing tokens come from the server's
+ * clock ({@code max(TIME in microseconds, last + 1)}).
  * <p>
- * A command fails with {@link Unknown} when Redis cannot be reached, times out, answers an error
- * meaning it cannot write for now ({@code LOADING BUSY READONLY MASTERDOWN TRYAGAIN CLUSTERDOWN
- * OOM}), or when the calling thread was interrupted while waiting for the reply; any other failure
- * (for example an ACL's {@code NOPERM}) is thrown as Spring's {@code DataAccessException}.
+ * A command fails with {@link Unknown} when Redis cannot be reached, times out, answers
+ * an error meaning it cannot write for now
+ * ({@code LOADING BUSY READONLY MASTERDOWN TRYAGAIN CLUSTERDOWN
+ * OOM}), or when the calling thread was interrupted while waiting for the reply; any
+ * other failure (for example an ACL's {@code NOPERM}) is thrown as Spring's
+ * {@code DataAccessException}.
  */
 public final class RedisLockStore implements LockStore {
 
-	/** Lock id and owner of {@link #verify()}: owner tokens are hexadecimal, never this. */
+	/**
+	 * Lock id and owner of {@link #verify()}: owner tokens are hexadecimal, never this.
+	 */
 	private static final String PROBE_LOCK_ID = "distlock.script-probe";
 
 	private static final String PROBE_OWNER = "probe";
@@ -47,8 +51,8 @@ public final class RedisLockStore implements LockStore {
 	private final RedisLockCommands commands;
 
 	/**
-	 * A store with the key prefix and fencing retention of {@code settings} (its lease time is the
-	 * engine's business).
+	 * A store with the key prefix and fencing retention of {@code settings} (its lease
+	 * time is the engine's business).
 	 * @param redis the template of the Redis holding the locks
 	 * @param settings the settings
 	 */
@@ -59,9 +63,10 @@ public final class RedisLockStore implements LockStore {
 	/**
 	 * A store on {@code redis}.
 	 * @param redis the template of the Redis holding the locks
-	 * @param keyPrefix prefix of every key and channel the store writes; non-empty, no braces
-	 * @param fencingRetention how long the last fencing token of a lock is kept after its last
-	 * acquisition, at least 1 ms
+	 * @param keyPrefix prefix of every key and channel the store writes; non-empty, no
+	 * braces
+	 * @param fencingRetention how long the last fencing token of a lock is kept after its
+	 * last acquisition, at least 1 ms
 	 */
 	public RedisLockStore(StringRedisTemplate redis, String keyPrefix, Duration fencingRetention) {
 		if (redis == null) {
@@ -133,9 +138,9 @@ public final class RedisLockStore implements LockStore {
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * One {@code PTTL}. A lock key without expiry was not written by this store (every script sets
-	 * a lease), for example one set by hand: it is held, and never runs out by itself, so the
-	 * answer is {@link Long#MAX_VALUE}.
+	 * One {@code PTTL}. A lock key without expiry was not written by this store (every
+	 * script sets a lease), for example one set by hand: it is held, and never runs out
+	 * by itself, so the answer is {@link Long#MAX_VALUE}.
 	 */
 	@Override
 	public long remainingLeaseMillis(String key) {
@@ -149,9 +154,9 @@ public final class RedisLockStore implements LockStore {
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * Runs the release script on the key of the lock id {@value #PROBE_LOCK_ID} with an owner no
-	 * token can be: one round trip that needs {@code EVALSHA} (or {@code EVAL}), the key prefix and
-	 * the release channel.
+	 * Runs the release script on the key of the lock id {@value #PROBE_LOCK_ID} with an
+	 * owner no token can be: one round trip that needs {@code EVALSHA} (or {@code EVAL}),
+	 * the key prefix and the release channel.
 	 * @throws org.springframework.dao.DataAccessException when the script cannot run
 	 */
 	@Override
@@ -162,9 +167,10 @@ public final class RedisLockStore implements LockStore {
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * Each call opens its own subscription to the release channel on a dedicated connection, when
-	 * the first waiter asks for it ({@link ReleaseNotifications#ensureActive}); the listener runs on
-	 * Lettuce's I/O thread. With clients other than Lettuce no subscription is made and
+	 * Each call opens its own subscription to the release channel on a dedicated
+	 * connection, when the first waiter asks for it
+	 * ({@link ReleaseNotifications#ensureActive}); the listener runs on Lettuce's I/O
+	 * thread. With clients other than Lettuce no subscription is made and
 	 * {@code ensureActive} answers {@code false}.
 	 */
 	@Override

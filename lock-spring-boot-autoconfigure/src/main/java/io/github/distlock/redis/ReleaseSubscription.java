@@ -16,13 +16,14 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
- * The one pub/sub subscription of this instance to the release channel, opened when the first
- * thread has to wait and kept until shutdown. Waiters are woken by it instead of polling.
+ * The one pub/sub subscription of this instance to the release channel, opened when the
+ * first thread has to wait and kept until shutdown. Waiters are woken by it instead of
+ * polling.
  * <p>
- * Only Lettuce confirms a subscription without blocking the subscribing thread, so with other
- * clients no subscription is made and waiters fall back to short re-checks. Lettuce re-subscribes
- * after a reconnect by itself; a message lost meanwhile is covered by the waiters' bounded
- * fallback re-check.
+ * Only Lettuce confirms a subscription without blocking the subscribing thread, so with
+ * other clients no subscription is made and waiters fall back to short re-checks. Lettuce
+ * re-subscribes after a reconnect by itself; a message lost meanwhile is covered by the
+ * waiters' bounded fallback re-check.
  */
 final class ReleaseSubscription implements MessageListener, AutoCloseable {
 
@@ -50,12 +51,14 @@ final class ReleaseSubscription implements MessageListener, AutoCloseable {
 		this.connectionFactory = connectionFactory;
 		this.channel = channel.getBytes(StandardCharsets.UTF_8);
 		this.onRelease = onRelease;
-		this.supported = connectionFactory.getClass().getName()
+		this.supported = connectionFactory.getClass()
+			.getName()
 			.startsWith("org.springframework.data.redis.connection.lettuce.");
 	}
 
 	/**
-	 * Makes sure the subscription is confirmed, waiting at most until {@code deadlineNanos}.
+	 * Makes sure the subscription is confirmed, waiting at most until
+	 * {@code deadlineNanos}.
 	 * @return whether releases will be announced to this instance
 	 */
 	boolean ensureActive(long deadlineNanos) {
@@ -92,7 +95,8 @@ final class ReleaseSubscription implements MessageListener, AutoCloseable {
 			// Lettuce returns once Redis confirmed the subscription.
 			opened.subscribe(this, this.channel);
 			this.connection.set(opened);
-			// close() may have run while subscribing, and seen no connection yet: then it is closed
+			// close() may have run while subscribing, and seen no connection yet: then it
+			// is closed
 			// here. Whichever of the two takes the connection out closes it, once.
 			if (this.closed) {
 				RedisConnection current = this.connection.getAndSet(null);
@@ -103,7 +107,8 @@ final class ReleaseSubscription implements MessageListener, AutoCloseable {
 		}
 		catch (RuntimeException ex) {
 			if (Thread.currentThread().isInterrupted()) {
-				// The subscribing waiter was interrupted, not Redis unreachable: the next waiter tries again.
+				// The subscribing waiter was interrupted, not Redis unreachable: the next
+				// waiter tries again.
 				logger.debug("Subscribing to lock releases was interrupted", ex);
 			}
 			else {

@@ -5,18 +5,17 @@ import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What the {@link InMemoryLockStore} knows of one key, immutable: its owner (holding while the
- * clock is before {@code leaseEndMillis}), whether an acquire was refused since it was acquired,
- * the last fencing token and the last releasing owner (the receipt a replayed release is answered
- * from), both kept until {@code fenceEndMillis}.
+ * What the {@link InMemoryLockStore} knows of one key, immutable: its owner (holding
+ * while the clock is before {@code leaseEndMillis}), whether an acquire was refused since
+ * it was acquired, the last fencing token and the last releasing owner (the receipt a
+ * replayed release is answered from), both kept until {@code fenceEndMillis}.
  */
 record InMemoryLockState(@Nullable String owner, long leaseEndMillis, boolean contended, long lastToken,
 		long fenceEndMillis, @Nullable String releasedBy) {
 
 	/** The owner whose lease has not run out at {@code now}, if any. */
 	static @Nullable String holder(@Nullable InMemoryLockState state, Instant now) {
-		return (state != null && state.owner != null && now.toEpochMilli() < state.leaseEndMillis) ? state.owner
-				: null;
+		return (state != null && state.owner != null && now.toEpochMilli() < state.leaseEndMillis) ? state.owner : null;
 	}
 
 	/** The owner that released last, if still remembered at {@code now}. */
@@ -25,7 +24,8 @@ record InMemoryLockState(@Nullable String owner, long leaseEndMillis, boolean co
 	}
 
 	/**
-	 * {@code max(now in microseconds, last + 1)}, the last token counting while it is remembered.
+	 * {@code max(now in microseconds, last + 1)}, the last token counting while it is
+	 * remembered.
 	 */
 	static long nextToken(@Nullable InMemoryLockState state, Instant now) {
 		long micros = Math.addExact(Math.multiplyExact(now.getEpochSecond(), 1_000_000L), now.getNano() / 1000);
@@ -33,15 +33,17 @@ record InMemoryLockState(@Nullable String owner, long leaseEndMillis, boolean co
 		return Math.max(micros, last + 1);
 	}
 
-	/** {@code state}, or {@code null} (remove the key) once there is nothing left to remember. */
+	/**
+	 * {@code state}, or {@code null} (remove the key) once there is nothing left to
+	 * remember.
+	 */
 	static @Nullable InMemoryLockState unlessForgettable(@Nullable InMemoryLockState state, Instant now) {
 		return (state == null || state.forgettable(now.toEpochMilli())) ? null : state;
 	}
 
 	InMemoryLockState contendedNow() {
-		return this.contended ? this
-				: new InMemoryLockState(this.owner, this.leaseEndMillis, true, this.lastToken, this.fenceEndMillis,
-						this.releasedBy);
+		return this.contended ? this : new InMemoryLockState(this.owner, this.leaseEndMillis, true, this.lastToken,
+				this.fenceEndMillis, this.releasedBy);
 	}
 
 	InMemoryLockState releasedNowBy(String releasingOwner) {

@@ -14,33 +14,38 @@ import static io.github.distlock.store.InMemoryLockState.nextToken;
 import static io.github.distlock.store.InMemoryLockState.unlessForgettable;
 
 /**
- * The locks in this JVM's memory: the {@link LockStore} contract for tests and single-JVM use. It
- * excludes other threads and lock services sharing this store object, never other processes.
+ * The locks in this JVM's memory: the {@link LockStore} contract for tests and single-JVM
+ * use. It excludes other threads and lock services sharing this store object, never other
+ * processes.
  * <p>
  * Behaves as the Redis store does, on a {@link Clock} you can control:
  * <ul>
- * <li>A lease runs out when the clock reaches its end; expiry is evaluated on each operation, so
- * a test advances its clock instead of waiting.</li>
- * <li>Fencing tokens are {@code max(clock in microseconds, last + 1)}; the last token of a key is
- * kept for the fencing retention after its last acquisition, then forgotten like the Redis fencing
- * key.</li>
- * <li>Memory is bounded: a key nobody holds is forgotten once its fencing retention has passed
- * (expired entries are purged at most once per second of the clock, or once per retention if
- * shorter), so ids acquired once do not accumulate.</li>
+ * <li>A lease runs out when the clock reaches its end; expiry is evaluated on each
+ * operation, so a test advances its clock instead of waiting.</li>
+ * <li>Fencing tokens are {@code max(clock in microseconds, last + 1)}; the last token of
+ * a key is kept for the fencing retention after its last acquisition, then forgotten like
+ * the Redis fencing key.</li>
+ * <li>Memory is bounded: a key nobody holds is forgotten once its fencing retention has
+ * passed (expired entries are purged at most once per second of the clock, or once per
+ * retention if shorter), so ids acquired once do not accumulate.</li>
  * <li>Replays answer as the first execution did: an acquire finding its own owner is
- * {@link Acquired} again with a greater token; the last releasing owner of each key is remembered
- * (as long as the key is), so a replayed release, or a replayed hand-over that released, answers
- * {@link Released}.</li>
- * <li>The release of a contended lock (one whose acquire was refused since it was acquired) is
- * announced to every open {@link #subscribe subscription}, synchronously on the releasing thread,
- * after the release and with no lock held. Releases of uncontended locks are not announced, as in
- * Redis. Subscriptions are active from the start until closed.</li>
+ * {@link Acquired} again with a greater token; the last releasing owner of each key is
+ * remembered (as long as the key is), so a replayed release, or a replayed hand-over that
+ * released, answers {@link Released}.</li>
+ * <li>The release of a contended lock (one whose acquire was refused since it was
+ * acquired) is announced to every open {@link #subscribe subscription}, synchronously on
+ * the releasing thread, after the release and with no lock held. Releases of uncontended
+ * locks are not announced, as in Redis. Subscriptions are active from the start until
+ * closed.</li>
  * </ul>
  * Thread-safe; every operation is atomic per key. Never answers {@link Unknown}.
  */
 public final class InMemoryLockStore implements LockStore {
 
-	/** The default fencing retention, that of the Redis store ({@code distributed-lock.fencing-retention}). */
+	/**
+	 * The default fencing retention, that of the Redis store
+	 * ({@code distributed-lock.fencing-retention}).
+	 */
 	public static final Duration DEFAULT_FENCING_RETENTION = Duration.ofMinutes(1);
 
 	private static final long MAX_PURGE_INTERVAL_MILLIS = 1000;
@@ -58,14 +63,16 @@ public final class InMemoryLockStore implements LockStore {
 	private final AtomicLong nextPurgeMillis;
 
 	/**
-	 * A store on the system clock with the {@link #DEFAULT_FENCING_RETENTION default fencing retention}.
+	 * A store on the system clock with the {@link #DEFAULT_FENCING_RETENTION default
+	 * fencing retention}.
 	 */
 	public InMemoryLockStore() {
 		this(Clock.systemUTC());
 	}
 
 	/**
-	 * A store on {@code clock} with the {@link #DEFAULT_FENCING_RETENTION default fencing retention}.
+	 * A store on {@code clock} with the {@link #DEFAULT_FENCING_RETENTION default fencing
+	 * retention}.
 	 * @param clock the clock leases run out on and fencing tokens come from
 	 */
 	public InMemoryLockStore(Clock clock) {
@@ -75,8 +82,8 @@ public final class InMemoryLockStore implements LockStore {
 	/**
 	 * A store on {@code clock}.
 	 * @param clock the clock leases run out on and fencing tokens come from
-	 * @param fencingRetention how long the last fencing token and the last releasing owner of a key
-	 * are kept after its last acquisition, at least 1 ms
+	 * @param fencingRetention how long the last fencing token and the last releasing
+	 * owner of a key are kept after its last acquisition, at least 1 ms
 	 */
 	public InMemoryLockStore(Clock clock, Duration fencingRetention) {
 		if (clock == null) {
@@ -217,8 +224,9 @@ public final class InMemoryLockStore implements LockStore {
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * The subscription is active at once; {@code listener} is called on the releasing thread, and
-	 * an exception it throws is logged and does not reach the releasing caller.
+	 * The subscription is active at once; {@code listener} is called on the releasing
+	 * thread, and an exception it throws is logged and does not reach the releasing
+	 * caller.
 	 */
 	@Override
 	public ReleaseNotifications subscribe(ReleaseListener listener) {
@@ -239,14 +247,18 @@ public final class InMemoryLockStore implements LockStore {
 		return now;
 	}
 
-	/** Forgets the keys nobody holds whose fencing retention has passed, at most once per interval. */
+	/**
+	 * Forgets the keys nobody holds whose fencing retention has passed, at most once per
+	 * interval.
+	 */
 	private void purgeIfDue(Instant now) {
 		long nowMillis = now.toEpochMilli();
 		long due = this.nextPurgeMillis.get();
 		if (nowMillis < due || !this.nextPurgeMillis.compareAndSet(due, nowMillis + this.purgeIntervalMillis)) {
 			return;
 		}
-		// Entries are immutable, so each is removed only if unchanged since it was judged.
+		// Entries are immutable, so each is removed only if unchanged since it was
+		// judged.
 		this.states.values().removeIf((state) -> state.forgettable(nowMillis));
 	}
 
@@ -286,7 +298,10 @@ public final class InMemoryLockStore implements LockStore {
 		}
 	}
 
-	/** The reply computed inside an atomic update, and whether to announce a release after it. */
+	/**
+	 * The reply computed inside an atomic update, and whether to announce a release after
+	 * it.
+	 */
 	private static final class Reply<T> {
 
 		@Nullable T value;

@@ -8,8 +8,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * The release subscriptions of an {@link InMemoryLockStore}: active from the start until closed,
- * told synchronously on the releasing thread.
+ * The release subscriptions of an {@link InMemoryLockStore}: active from the start until
+ * closed, told synchronously on the releasing thread.
  */
 final class InMemoryReleaseAnnouncer {
 

@@ -1,35 +1,39 @@
 package io.github.distlock.store;
 
 /**
- * Where the locks live: a handful of atomic, owner-checked operations, written once per backend
- * and held to the same contract by {@code LockStoreContractTests}.
+ * Where the locks live: a handful of atomic, owner-checked operations, written once per
+ * backend and held to the same contract by {@code LockStoreContractTests}.
  * <p>
- * <b>Keys.</b> The engine names a lock by the store's {@link #key(String) key} for its lock id,
- * computed once per lock and passed to every operation; release notifications name the same key.
+ * <b>Keys.</b> The engine names a lock by the store's {@link #key(String) key} for its
+ * lock id, computed once per lock and passed to every operation; release notifications
+ * name the same key.
  * <p>
- * <b>Owners.</b> Every acquisition and hand-over brings a fresh, unguessable owner token from the
- * engine. Only the current owner token can hand over, release or extend a lock; an operation with
- * any other token changes nothing and answers {@link NotOwned}.
+ * <b>Owners.</b> Every acquisition and hand-over brings a fresh, unguessable owner token
+ * from the engine. Only the current owner token can hand over, release or extend a lock;
+ * an operation with any other token changes nothing and answers {@link NotOwned}.
  * <p>
- * <b>Fencing tokens.</b> Every {@link Acquired} reply carries a fencing token strictly greater than
- * every token the store handed out before for the same key, also after the lock expired, and also
- * after the store forgot the key (a store derives tokens from a clock that moves on faster than
- * acquisitions happen, as the Redis store does with the server's clock).
+ * <b>Fencing tokens.</b> Every {@link Acquired} reply carries a fencing token strictly
+ * greater than every token the store handed out before for the same key, also after the
+ * lock expired, and also after the store forgot the key (a store derives tokens from a
+ * clock that moves on faster than acquisitions happen, as the Redis store does with the
+ * server's clock).
  * <p>
- * <b>Replays.</b> A client may send a command again when it did not see the reply (Lettuce re-sends
- * unanswered commands after a reconnect). Each operation says what its replay must answer: always
- * what the first execution answered as far as the caller can tell, so that a replay never leaves a
- * lock nobody knows it holds, and never reports a loss that did not happen.
+ * <b>Replays.</b> A client may send a command again when it did not see the reply
+ * (Lettuce re-sends unanswered commands after a reconnect). Each operation says what its
+ * replay must answer: always what the first execution answered as far as the caller can
+ * tell, so that a replay never leaves a lock nobody knows it holds, and never reports a
+ * loss that did not happen.
  * <p>
- * <b>Failures.</b> When the outcome of an operation is not known (the store was unreachable, timed
- * out, or cannot write for now), the reply is {@link Unknown}: the command may or may not have been
- * applied. Any other failure (a misconfiguration, a missing permission) is thrown.
+ * <b>Failures.</b> When the outcome of an operation is not known (the store was
+ * unreachable, timed out, or cannot write for now), the reply is {@link Unknown}: the
+ * command may or may not have been applied. Any other failure (a misconfiguration, a
+ * missing permission) is thrown.
  */
 public interface LockStore {
 
 	/**
-	 * The store's name of the lock {@code lockId}, passed to every other operation. Pure: the same
-	 * id always gives the same key, and different ids give different keys.
+	 * The store's name of the lock {@code lockId}, passed to every other operation. Pure:
+	 * the same id always gives the same key, and different ids give different keys.
 	 * @param lockId the lock id (any non-empty text)
 	 * @return the key
 	 */
@@ -38,10 +42,11 @@ public interface LockStore {
 	/**
 	 * Acquires the lock for {@code owner} if nobody holds it, atomically.
 	 * <p>
-	 * When the lock is held by another owner, the store remembers that somebody is waiting (so that
-	 * the release of this lock is announced to {@link ReleaseListener}s) and answers how long the
-	 * holder's lease still runs. A replay, finding the lock held by {@code owner}, answers
-	 * {@link Acquired} again, with a new, greater fencing token.
+	 * When the lock is held by another owner, the store remembers that somebody is
+	 * waiting (so that the release of this lock is announced to {@link ReleaseListener}s)
+	 * and answers how long the holder's lease still runs. A replay, finding the lock held
+	 * by {@code owner}, answers {@link Acquired} again, with a new, greater fencing
+	 * token.
 	 * @param key the lock's key
 	 * @param owner a fresh owner token for this acquisition
 	 * @param leaseMillis the lease, at least 1
@@ -50,26 +55,29 @@ public interface LockStore {
 	AcquireReply acquire(String key, String owner, long leaseMillis);
 
 	/**
-	 * Passes the lock from {@code owner} to {@code newOwner} with a new lease and fencing token,
-	 * atomically and without freeing it in between, so that no other instance can take it.
+	 * Passes the lock from {@code owner} to {@code newOwner} with a new lease and fencing
+	 * token, atomically and without freeing it in between, so that no other instance can
+	 * take it.
 	 * <p>
-	 * When the lock is wanted elsewhere (an acquire was refused since the last acquisition) and
-	 * {@code mayStayLocal} is {@code false}, the lock is released instead and its release announced,
-	 * so that waiters elsewhere get their turn. A replay of a hand-over that handed over answers
-	 * {@link Acquired} (with a new token); a replay of one that released answers {@link Released}.
+	 * When the lock is wanted elsewhere (an acquire was refused since the last
+	 * acquisition) and {@code mayStayLocal} is {@code false}, the lock is released
+	 * instead and its release announced, so that waiters elsewhere get their turn. A
+	 * replay of a hand-over that handed over answers {@link Acquired} (with a new token);
+	 * a replay of one that released answers {@link Released}.
 	 * @param key the lock's key
 	 * @param owner the current owner token
 	 * @param newOwner a fresh owner token for the new holder
 	 * @param leaseMillis the new holder's lease, at least 1
 	 * @param mayStayLocal whether the lock may be handed over although wanted elsewhere
-	 * @return {@link Acquired} (for {@code newOwner}), {@link Released}, {@link NotOwned} or
-	 * {@link Unknown}
+	 * @return {@link Acquired} (for {@code newOwner}), {@link Released}, {@link NotOwned}
+	 * or {@link Unknown}
 	 */
 	HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal);
 
 	/**
-	 * Releases the lock if {@code owner} holds it, atomically, and announces the release when
-	 * somebody was waiting. A replay of a release that released answers {@link Released}.
+	 * Releases the lock if {@code owner} holds it, atomically, and announces the release
+	 * when somebody was waiting. A replay of a release that released answers
+	 * {@link Released}.
 	 * @param key the lock's key
 	 * @param owner the owner token
 	 * @return {@link Released}, {@link NotOwned} (expired, or held by another owner) or
@@ -78,9 +86,9 @@ public interface LockStore {
 	ReleaseReply release(String key, String owner);
 
 	/**
-	 * Resets the lease of the lock to {@code leaseMillis} from now if {@code owner} holds it,
-	 * atomically. Used for renewal, {@code extend} and to keep a lock for its minimum hold time.
-	 * Idempotent, so a replay answers as the first execution did.
+	 * Resets the lease of the lock to {@code leaseMillis} from now if {@code owner} holds
+	 * it, atomically. Used for renewal, {@code extend} and to keep a lock for its minimum
+	 * hold time. Idempotent, so a replay answers as the first execution did.
 	 * @param key the lock's key
 	 * @param owner the owner token
 	 * @param leaseMillis the new lease, at least 1
@@ -91,28 +99,28 @@ public interface LockStore {
 	/**
 	 * How long the current holder's lease still runs, whoever holds it.
 	 * @param key the lock's key
-	 * @return the remaining lease in milliseconds (at least 0), -1 if nobody holds the lock, or
-	 * {@link Long#MAX_VALUE} if it is held without a lease (a key the store did not write, for
-	 * example one set by hand in Redis)
+	 * @return the remaining lease in milliseconds (at least 0), -1 if nobody holds the
+	 * lock, or {@link Long#MAX_VALUE} if it is held without a lease (a key the store did
+	 * not write, for example one set by hand in Redis)
 	 * @throws RuntimeException when the store cannot be asked
 	 */
 	long remainingLeaseMillis(String key);
 
 	/**
-	 * Runs the owner-checked release on a lock no owner token can match: changes nothing, but fails
-	 * when the store cannot be reached or refuses to run the lock operations (for example a Redis
-	 * ACL without the scripts or the key prefix).
+	 * Runs the owner-checked release on a lock no owner token can match: changes nothing,
+	 * but fails when the store cannot be reached or refuses to run the lock operations
+	 * (for example a Redis ACL without the scripts or the key prefix).
 	 * @throws RuntimeException when the lock operations cannot run
 	 */
 	void verify();
 
 	/**
-	 * Starts delivering release announcements to {@code listener}. Called once per lock service;
-	 * the returned notifications are closed when the service stops. Several lock services may share
-	 * one store (or one Redis), so any number of subscriptions may be open at once, and each one
-	 * hears every announced release.
-	 * @param listener called with the key of a released lock that somebody was waiting for; must be
-	 * quick and must not throw (it may run on the store's I/O thread)
+	 * Starts delivering release announcements to {@code listener}. Called once per lock
+	 * service; the returned notifications are closed when the service stops. Several lock
+	 * services may share one store (or one Redis), so any number of subscriptions may be
+	 * open at once, and each one hears every announced release.
+	 * @param listener called with the key of a released lock that somebody was waiting
+	 * for; must be quick and must not throw (it may run on the store's I/O thread)
 	 * @return the subscription
 	 */
 	ReleaseNotifications subscribe(ReleaseListener listener);

@@ -1,8 +1,8 @@
 package io.github.distlock.store;
 
 /**
- * The owner token did not hold the lock (any more): its lease ran out, or another owner holds it.
- * Nothing was changed.
+ * The owner token did not hold the lock (any more): its lease ran out, or another owner
+ * holds it. Nothing was changed.
  */
 public record NotOwned() implements ReleaseReply, HandOverReply, ExtendReply {
 

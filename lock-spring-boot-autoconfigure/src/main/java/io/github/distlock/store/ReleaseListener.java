@@ -1,8 +1,8 @@
 package io.github.distlock.store;
 
 /**
- * Receives the announcement that a lock somebody was waiting for has been released (or handed
- * over to another instance's waiter), so that waiters wake up instead of polling.
+ * Receives the announcement that a lock somebody was waiting for has been released (or
+ * handed over to another instance's waiter), so that waiters wake up instead of polling.
  */
 @FunctionalInterface
 public interface ReleaseListener {

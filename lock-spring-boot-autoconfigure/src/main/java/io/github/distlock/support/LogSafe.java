@@ -1,9 +1,9 @@
 package io.github.distlock.support;
 
 /**
- * Makes user-supplied text (lock ids, keys) safe to put into a log line or exception message:
- * line breaks, other control characters and bidirectional overrides are escaped so that a key
- * cannot forge or disguise log lines, and long values are shortened.
+ * Makes user-supplied text (lock ids, keys) safe to put into a log line or exception
+ * message: line breaks, other control characters and bidirectional overrides are escaped
+ * so that a key cannot forge or disguise log lines, and long values are shortened.
  */
 public final class LogSafe {
 
@@ -31,8 +31,9 @@ public final class LogSafe {
 	}
 
 	/**
-	 * Control characters (C0 and C1: line breaks, terminal escapes), line and paragraph separators,
-	 * and format characters (bidirectional overrides, which reorder what a reader sees).
+	 * Control characters (C0 and C1: line breaks, terminal escapes), line and paragraph
+	 * separators, and format characters (bidirectional overrides, which reorder what a
+	 * reader sees).
 	 */
 	private static boolean isUnsafe(char c) {
 		int type = Character.getType(c);

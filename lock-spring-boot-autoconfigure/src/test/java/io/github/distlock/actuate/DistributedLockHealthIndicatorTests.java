@@ -22,8 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@link DistributedLockHealthIndicator} on a real Redis. The instance connects as an ACL user,
- * so that the test can take the lock keys away from it while Redis stays reachable.
+ * {@link DistributedLockHealthIndicator} on a real Redis. The instance connects as an ACL
+ * user, so that the test can take the lock keys away from it while Redis stays reachable.
  */
 class DistributedLockHealthIndicatorTests {
 
@@ -89,7 +89,8 @@ class DistributedLockHealthIndicatorTests {
 	@Test
 	void downWhileARenewalIsFailingThoughRedisIsReachable() {
 		LockHandle handle = this.service.lock("job", Duration.ZERO);
-		// The lock key is taken away from this user; the probe's keys (lock and receipt) stay allowed.
+		// The lock key is taken away from this user; the probe's keys (lock and receipt)
+		// stay allowed.
 		this.redis.command("ACL", "SETUSER", "locker", "resetkeys", "~distlock:{distlock.script-probe}*");
 		// Renewal every 5 s fails from now on; the lease lasts 10 s longer than that.
 		await().atMost(Duration.ofSeconds(20)).until(this.service::isRenewalFailing);

@@ -45,7 +45,8 @@ class LocksEndpointTests {
 	void listsTheLocksThisInstanceHolds() {
 		Instant before = Instant.now();
 		try (LockHandle outer = this.service.tryLock("stock", "stock:apple", Duration.ZERO, null, OnLockFailure.THROW)
-			.orElseThrow(); LockHandle inner = this.service.lock("stock:apple", Duration.ZERO);
+			.orElseThrow();
+				LockHandle inner = this.service.lock("stock:apple", Duration.ZERO);
 				LockHandle fixed = this.service.tryLock("report", Duration.ZERO, Duration.ofMinutes(5)).orElseThrow();
 				LockHandle elsewhere = this.clients.newService().lock("elsewhere", Duration.ZERO)) {
 			assertThat(this.endpoint.locks().locks()).hasSize(2).satisfiesExactlyInAnyOrder((stock) -> {

@@ -30,8 +30,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Which beans the auto-configuration contributes, and when it backs off. Nothing here talks to
- * Redis: connections are opened lazily.
+ * Which beans the auto-configuration contributes, and when it backs off. Nothing here
+ * talks to Redis: connections are opened lazily.
  */
 class DistributedLockAutoConfigurationTests {
 
@@ -200,8 +200,8 @@ class DistributedLockAutoConfigurationTests {
 			}
 
 			@Override
-			public io.github.distlock.interceptor.@Nullable LockOperation getLockOperation(java.lang.reflect.Method method,
-					@Nullable Class<?> targetClass) {
+			public io.github.distlock.interceptor.@Nullable LockOperation getLockOperation(
+					java.lang.reflect.Method method, @Nullable Class<?> targetClass) {
 				return null;
 			}
 

@@ -28,8 +28,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * When the metrics, endpoint and health auto-configurations apply, and that they cost nothing
- * when Micrometer or Actuator are absent. Nothing here talks to Redis.
+ * When the metrics, endpoint and health auto-configurations apply, and that they cost
+ * nothing when Micrometer or Actuator are absent. Nothing here talks to Redis.
  */
 class DistributedLockObservabilityAutoConfigurationTests {
 

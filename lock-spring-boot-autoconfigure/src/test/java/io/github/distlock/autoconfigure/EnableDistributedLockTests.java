@@ -20,10 +20,10 @@ import org.springframework.context.annotation.Configuration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@link EnableDistributedLock @EnableDistributedLock} with the auto-configuration: an explicit
- * {@code PROXY} mode gives the same beans as none, once; {@code ASPECTJ} without
- * {@code lock-spring-aspects} (not on this module's class path) fails with a message saying what
- * to add. Nothing here talks to Redis.
+ * {@link EnableDistributedLock @EnableDistributedLock} with the auto-configuration: an
+ * explicit {@code PROXY} mode gives the same beans as none, once; {@code ASPECTJ} without
+ * {@code lock-spring-aspects} (not on this module's class path) fails with a message
+ * saying what to add. Nothing here talks to Redis.
  */
 class EnableDistributedLockTests {
 

@@ -31,8 +31,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Closing a real application context on a real Redis releases the locks the instance holds,
- * owner-checked, and stops their renewal.
+ * Closing a real application context on a real Redis releases the locks the instance
+ * holds, owner-checked, and stops their renewal.
  */
 class GracefulShutdownTests {
 
@@ -51,8 +51,8 @@ class GracefulShutdownTests {
 			new ApplicationContextRunner()
 				.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, AopAutoConfiguration.class,
 						DistributedLockAutoConfiguration.class))
-				.withPropertyValues("spring.data.redis.host=" + redis.host(),
-						"spring.data.redis.port=" + redis.port(), "spring.data.redis.timeout=2s")
+				.withPropertyValues("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port(),
+						"spring.data.redis.timeout=2s")
 				.withBean(Worker.class)
 				.run((context) -> {
 					LockHandle handle = context.getBean(LockService.class).lock("report:daily", Duration.ZERO);
@@ -92,8 +92,8 @@ class GracefulShutdownTests {
 	@Test
 	void locksOfALazilyCreatedServiceAreReleasedToo() {
 		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
-					DistributedLockAutoConfiguration.class))
+			.withConfiguration(
+					AutoConfigurations.of(DataRedisAutoConfiguration.class, DistributedLockAutoConfiguration.class))
 			.withBean(LazyInitializationBeanFactoryPostProcessor.class)
 			.withPropertyValues("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port(),
 					"spring.data.redis.timeout=2s")

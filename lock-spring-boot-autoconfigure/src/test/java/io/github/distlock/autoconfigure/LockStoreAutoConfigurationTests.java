@@ -33,9 +33,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code distributed-lock.store}: which store's configuration applies, what each contributes,
- * and that the in-memory store needs neither Redis nor Spring Data Redis. Nothing here talks to
- * Redis: connections are opened lazily.
+ * {@code distributed-lock.store}: which store's configuration applies, what each
+ * contributes, and that the in-memory store needs neither Redis nor Spring Data Redis.
+ * Nothing here talks to Redis: connections are opened lazily.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class LockStoreAutoConfigurationTests {
@@ -47,10 +47,13 @@ class LockStoreAutoConfigurationTests {
 				DistributedLockAutoConfiguration.class, DistributedLockMetricsAutoConfiguration.class,
 				LocksEndpointAutoConfiguration.class, DistributedLockHealthContributorAutoConfiguration.class));
 
-	/** No Spring Data Redis at all: neither its classes nor Boot's Redis auto-configuration. */
+	/**
+	 * No Spring Data Redis at all: neither its classes nor Boot's Redis
+	 * auto-configuration.
+	 */
 	private final ApplicationContextRunner withoutRedis = new ApplicationContextRunner()
-		.withClassLoader(new FilteredClassLoader("org.springframework.data.redis",
-				"org.springframework.boot.data.redis"))
+		.withClassLoader(
+				new FilteredClassLoader("org.springframework.data.redis", "org.springframework.boot.data.redis"))
 		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DistributedLockAutoConfiguration.class,
 				DistributedLockMetricsAutoConfiguration.class, LocksEndpointAutoConfiguration.class,
 				DistributedLockHealthContributorAutoConfiguration.class));
@@ -77,7 +80,8 @@ class LockStoreAutoConfigurationTests {
 
 	@Test
 	void inMemoryWithoutSpringDataRedis(CapturedOutput output) {
-		this.withoutRedis.withPropertyValues("distributed-lock.store=in-memory").withBean(Annotated.class)
+		this.withoutRedis.withPropertyValues("distributed-lock.store=in-memory")
+			.withBean(Annotated.class)
 			.run((context) -> {
 				assertThat(context).hasNotFailed()
 					.hasSingleBean(LockService.class)
@@ -109,7 +113,8 @@ class LockStoreAutoConfigurationTests {
 	@Test
 	void theEnumConstantNamesTheStoreToo() {
 		this.withoutRedis.withPropertyValues("distributed-lock.store=IN_MEMORY")
-			.run((context) -> assertThat(context).hasSingleBean(LockEngine.class).hasSingleBean(InMemoryLockStore.class));
+			.run((context) -> assertThat(context).hasSingleBean(LockEngine.class)
+				.hasSingleBean(InMemoryLockStore.class));
 	}
 
 	@Test

@@ -4,8 +4,8 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 /**
- * What tests of other packages may see of the engine's package-private classes. Lives in the
- * engine's package (on the test class path only) instead of widening its API.
+ * What tests of other packages may see of the engine's package-private classes. Lives in
+ * the engine's package (on the test class path only) instead of widening its API.
  */
 public final class EngineProbe {
 
@@ -16,7 +16,8 @@ public final class EngineProbe {
 	}
 
 	/**
-	 * Whether {@code thread} is parked in the queue of a lock: its blocker is its {@link Waiter}.
+	 * Whether {@code thread} is parked in the queue of a lock: its blocker is its
+	 * {@link Waiter}.
 	 * @param thread the thread
 	 * @return whether it waits as a queued waiter
 	 */

@@ -5,8 +5,8 @@ import java.time.Duration;
 import io.github.distlock.store.InMemoryLockStore;
 
 /**
- * The {@link io.github.distlock.LockService} contract on the {@link LockEngine} over one shared
- * {@link InMemoryLockStore} on the system clock: the engine's own deadlines run on
+ * The {@link io.github.distlock.LockService} contract on the {@link LockEngine} over one
+ * shared {@link InMemoryLockStore} on the system clock: the engine's own deadlines run on
  * {@link System#nanoTime()}, so short real leases run out while the tests wait (bounded).
  */
 class InMemoryLockServiceContractTests extends LockServiceContractTests {

@@ -9,8 +9,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
- * The bookkeeping of one lock id, without a store: the queue of local waiters, who may compete in
- * the store, hand-overs picked and failed, the local holder, and the count of threads using it.
+ * The bookkeeping of one lock id, without a store: the queue of local waiters, who may
+ * compete in the store, hand-overs picked and failed, the local holder, and the count of
+ * threads using it.
  */
 class LockEntryTests {
 
@@ -41,7 +42,8 @@ class LockEntryTests {
 		assertThat(this.entry.cancel(first)).isTrue();
 		assertThat(first.state()).isEqualTo(Waiter.State.CANCELLED);
 		assertThat(this.entry.isHead(second)).isTrue();
-		// The new head was signalled (it may have to compete in the store now): its park returns at once.
+		// The new head was signalled (it may have to compete in the store now): its park
+		// returns at once.
 		assertReturnsAtOnce(second);
 	}
 

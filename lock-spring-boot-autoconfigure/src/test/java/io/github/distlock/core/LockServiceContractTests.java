@@ -24,10 +24,10 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The {@link io.github.distlock.LockService} contract, held to every store: two services on one
- * store, as two application instances would have them. Subclasses say how a service is made; each
- * {@link #newService()} call is a separate instance sharing the subclass's store. Every wait is
- * bounded; nothing asserts on elapsed time.
+ * The {@link io.github.distlock.LockService} contract, held to every store: two services
+ * on one store, as two application instances would have them. Subclasses say how a
+ * service is made; each {@link #newService()} call is a separate instance sharing the
+ * subclass's store. Every wait is bounded; nothing asserts on elapsed time.
  */
 public abstract class LockServiceContractTests {
 
@@ -103,9 +103,10 @@ public abstract class LockServiceContractTests {
 		for (Future<?> worker : workers) {
 			worker.get(2, TimeUnit.MINUTES);
 		}
-		System.out.printf("%s mutual exclusion: %d threads x %d iterations on 2 services: %d increments,"
-				+ " %d overlaps, %d not acquired%n", getClass().getSimpleName(), threads, iterations, unguarded[0],
-				overlaps.get(), notAcquired.get());
+		System.out.printf(
+				"%s mutual exclusion: %d threads x %d iterations on 2 services: %d increments,"
+						+ " %d overlaps, %d not acquired%n",
+				getClass().getSimpleName(), threads, iterations, unguarded[0], overlaps.get(), notAcquired.get());
 		assertThat(overlaps).hasValue(0);
 		assertThat(notAcquired).hasValue(0);
 		assertThat(unguarded[0]).isEqualTo(threads * iterations);

@@ -5,8 +5,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The rest of a minimum hold time is rounded up to whole milliseconds: a lock is never freed
- * earlier than asked.
+ * The rest of a minimum hold time is rounded up to whole milliseconds: a lock is never
+ * freed earlier than asked.
  */
 class MinHoldRoundingTests {
 

@@ -13,8 +13,8 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
- * The waiter's state machine, without a store: which transitions it allows, and that signals and
- * grants are never lost between the check and the park.
+ * The waiter's state machine, without a store: which transitions it allows, and that
+ * signals and grants are never lost between the check and the park.
  */
 class WaiterTests {
 
@@ -98,7 +98,10 @@ class WaiterTests {
 		assertThat(waiter.state()).isEqualTo(Waiter.State.GRANTED);
 	}
 
-	/** Parks for a minute: returns at once only if a signal or grant was kept for the park. */
+	/**
+	 * Parks for a minute: returns at once only if a signal or grant was kept for the
+	 * park.
+	 */
 	private static void parkAsOwner(Waiter waiter) {
 		waiter.park(LONG_PARK);
 	}

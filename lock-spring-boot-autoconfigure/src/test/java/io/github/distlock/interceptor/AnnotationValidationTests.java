@@ -16,20 +16,19 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every bad {@link DistributedLock @DistributedLock} fails the application context at startup,
- * naming the method and the attribute. Runs on the in-memory store: validation does not depend
- * on the store.
+ * Every bad {@link DistributedLock @DistributedLock} fails the application context at
+ * startup, naming the method and the attribute. Runs on the in-memory store: validation
+ * does not depend on the store.
  */
 class AnnotationValidationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class,
-				AopAutoConfiguration.class, DistributedLockAutoConfiguration.class))
+		.withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class, AopAutoConfiguration.class,
+				DistributedLockAutoConfiguration.class))
 		.withPropertyValues("distributed-lock.store=in-memory");
 
 	static Iterable<Arguments> badAnnotations() {
-		return java.util.List.of(
-				Arguments.of(UnparsableKey.class, "key '#sku +'", "not a valid SpEL"),
+		return java.util.List.of(Arguments.of(UnparsableKey.class, "key '#sku +'", "not a valid SpEL"),
 				Arguments.of(UnknownParameter.class, "key '#nope'", "'nope' that does not exist"),
 				Arguments.of(TypeReferenceKey.class, "key 'T(java.lang.Runtime)", "type reference"),
 				Arguments.of(ConstructorKey.class, "key 'new java.util.Date()'", "constructor"),
@@ -125,7 +124,8 @@ class AnnotationValidationTests {
 
 	static class OverlongKey {
 
-		@DistributedLock(key = "#sku + '" + "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+		@DistributedLock(key = "#sku + '"
+				+ "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
 				+ "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
 				+ "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
 				+ "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"

@@ -31,10 +31,10 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@link DistributedLock @DistributedLock} through a real Spring proxy, on the in-memory store
- * (the interception does not depend on the store; the store contract suites hold Redis and the
- * in-memory store to the same behaviour); "another instance" is a separate {@link LockEngine} on
- * the same store.
+ * {@link DistributedLock @DistributedLock} through a real Spring proxy, on the in-memory
+ * store (the interception does not depend on the store; the store contract suites hold
+ * Redis and the in-memory store to the same behaviour); "another instance" is a separate
+ * {@link LockEngine} on the same store.
  */
 class DistributedLockAnnotationTests {
 
@@ -48,7 +48,8 @@ class DistributedLockAnnotationTests {
 	void setUp() {
 		this.otherInstance = new LockEngine(this.store, Duration.ofSeconds(30));
 		this.contextRunner = new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DistributedLockAutoConfiguration.class))
+			.withConfiguration(
+					AutoConfigurations.of(AopAutoConfiguration.class, DistributedLockAutoConfiguration.class))
 			.withPropertyValues("distributed-lock.store=in-memory", "distributed-lock.wait-time=200ms")
 			.withBean(InMemoryLockStore.class, () -> this.store)
 			.withUserConfiguration(ServicesConfiguration.class);

@@ -34,9 +34,9 @@ import static org.assertj.core.api.Assertions.assertThatException;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
- * Hostile input through {@link DistributedLock @DistributedLock}: argument values are data, never
- * code; expressions that could run code are refused at startup, in every attribute; keys that
- * cannot be evaluated fail closed.
+ * Hostile input through {@link DistributedLock @DistributedLock}: argument values are
+ * data, never code; expressions that could run code are refused at startup, in every
+ * attribute; keys that cannot be evaluated fail closed.
  */
 class HostileInputTests {
 
@@ -58,9 +58,9 @@ class HostileInputTests {
 		System.clearProperty(MARKER_PROPERTY);
 		this.otherInstance = this.clients.newService();
 		this.contextRunner = new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class,
-					DataRedisAutoConfiguration.class, AopAutoConfiguration.class,
-					DistributedLockAutoConfiguration.class))
+			.withConfiguration(
+					AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class, DataRedisAutoConfiguration.class,
+							AopAutoConfiguration.class, DistributedLockAutoConfiguration.class))
 			.withPropertyValues("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port(),
 					"spring.data.redis.timeout=2s", "distributed-lock.wait-time=0");
 	}
@@ -87,7 +87,8 @@ class HostileInputTests {
 			}
 			assertThat(orders.lockedId(new Sneaky())).isEqualTo("order:" + Sneaky.TEXT);
 			assertThat(Files.exists(marker)).isFalse();
-			assertThat(redis.keys("distlock:*")).allMatch((key) -> (key.endsWith(":fence") || key.endsWith(":released")) && key.length() < 300);
+			assertThat(redis.keys("distlock:*"))
+				.allMatch((key) -> (key.endsWith(":fence") || key.endsWith(":released")) && key.length() < 300);
 		});
 	}
 
@@ -100,7 +101,8 @@ class HostileInputTests {
 			assertThatIllegalArgumentException().isThrownBy(() -> orders.lockedId("")).withMessageContaining("blank");
 			assertThatIllegalArgumentException().isThrownBy(() -> orders.lockedId(" \t\r\n"))
 				.withMessageContaining("blank");
-			// A property of a null argument, and the reflective path to a class, are refused at call time.
+			// A property of a null argument, and the reflective path to a class, are
+			// refused at call time.
 			assertThatException().isThrownBy(() -> orders.byCustomer(null));
 			assertThatException().isThrownBy(() -> orders.byClassName("x"));
 			assertThat(orders.invocations()).isZero();
@@ -140,14 +142,16 @@ class HostileInputTests {
 				"distributed-lock.lease-time=-5s", "distributed-lock.lease-time=0ms")) {
 			this.contextRunner.withPropertyValues(property).run((context) -> {
 				assertThat(context).hasFailed();
-				assertThat(allMessages(context.getStartupFailure())).contains(property.substring(0, property.indexOf('=')));
+				assertThat(allMessages(context.getStartupFailure()))
+					.contains(property.substring(0, property.indexOf('=')));
 			});
 		}
 	}
 
 	private static String rootMessage(Throwable failure) {
 		Throwable current = failure;
-		while (current.getCause() != null && !String.valueOf(current.getMessage()).startsWith("Invalid @DistributedLock")) {
+		while (current.getCause() != null
+				&& !String.valueOf(current.getMessage()).startsWith("Invalid @DistributedLock")) {
 			current = current.getCause();
 		}
 		return String.valueOf(current.getMessage());

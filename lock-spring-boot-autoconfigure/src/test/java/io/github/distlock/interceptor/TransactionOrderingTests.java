@@ -36,9 +36,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The lock wraps a real {@code @Transactional} on the same method by default: it is held when the
- * transaction takes its connection and still held when the transaction has committed or rolled
- * back. {@code distributed-lock.order} turns this around.
+ * The lock wraps a real {@code @Transactional} on the same method by default: it is held
+ * when the transaction takes its connection and still held when the transaction has
+ * committed or rolled back. {@code distributed-lock.order} turns this around.
  */
 class TransactionOrderingTests {
 
@@ -58,7 +58,8 @@ class TransactionOrderingTests {
 
 	private ApplicationContextRunner runner(Class<?> transactionConfiguration) {
 		return new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DistributedLockAutoConfiguration.class))
+			.withConfiguration(
+					AutoConfigurations.of(AopAutoConfiguration.class, DistributedLockAutoConfiguration.class))
 			.withPropertyValues("distributed-lock.store=in-memory")
 			.withBean(InMemoryLockStore.class, () -> this.store)
 			.withBean(Observations.class, () -> new Observations(this.observer))
@@ -125,7 +126,8 @@ class TransactionOrderingTests {
 				.generateUniqueName(true)
 				.addScript("classpath:stock.sql")
 				.build();
-			// A transaction begins when it takes its connection: record whether the lock is held then.
+			// A transaction begins when it takes its connection: record whether the lock
+			// is held then.
 			return new DelegatingDataSource(database) {
 				@Override
 				public Connection getConnection() throws SQLException {

@@ -35,8 +35,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The meters an application gets with Spring Boot's Micrometer auto-configuration: names, tags,
- * and a number that does not grow with the number of lock keys.
+ * The meters an application gets with Spring Boot's Micrometer auto-configuration: names,
+ * tags, and a number that does not grow with the number of lock keys.
  */
 class LockMetersTests {
 
@@ -125,7 +125,8 @@ class LockMetersTests {
 				.filter((name) -> name != null)
 				.collect(Collectors.toSet());
 			assertThat(names).containsExactlyInAnyOrder("stock", "order", "unnamed");
-			// Per name: acquire and hold timers and their long task timers; plus three service-wide meters.
+			// Per name: acquire and hold timers and their long task timers; plus three
+			// service-wide meters.
 			assertThat(lockMeters).hasSizeLessThanOrEqualTo(names.size() * 4 + 3);
 			assertThat(timer(meters, "distlock.acquire", "stock", "acquired").count()).isEqualTo(4000);
 			assertThat(timer(meters, "distlock.acquire", "order", "acquired").count()).isEqualTo(3000);

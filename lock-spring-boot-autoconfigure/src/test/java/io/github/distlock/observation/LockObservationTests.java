@@ -26,8 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Observations of a {@link RedisLockService} on a real Redis: names, low- and high-cardinality
- * key values for every outcome.
+ * Observations of a {@link RedisLockService} on a real Redis: names, low- and
+ * high-cardinality key values for every outcome.
  */
 class LockObservationTests {
 
@@ -50,8 +50,7 @@ class LockObservationTests {
 
 	@Test
 	void anAnnotatedAcquisitionAndHoldAreTaggedWithTheStaticName() {
-		LockHandle handle = this.service
-			.tryLock("stock", "stock:apple", Duration.ZERO, null, OnLockFailure.THROW)
+		LockHandle handle = this.service.tryLock("stock", "stock:apple", Duration.ZERO, null, OnLockFailure.THROW)
 			.orElseThrow();
 		assertThat(this.registry).hasObservationWithNameEqualTo("distlock.acquire")
 			.that()

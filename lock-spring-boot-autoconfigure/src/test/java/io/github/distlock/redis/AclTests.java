@@ -30,18 +30,18 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
- * The lock with a least-privilege Redis ACL user: the keys and channels of the prefix and the
- * commands the lock sends (scripts, and the commands they call) — the minimal ACL documented in the
- * README. Redis's {@code ACL LOG} must stay empty, so no denied command was silently worked around
- * (e.g. waiting by polling because {@code SUBSCRIBE} was denied). A permission taken away fails the
- * call at once with Redis's {@code NOPERM} text.
+ * The lock with a least-privilege Redis ACL user: the keys and channels of the prefix and
+ * the commands the lock sends (scripts, and the commands they call) — the minimal ACL
+ * documented in the README. Redis's {@code ACL LOG} must stay empty, so no denied command
+ * was silently worked around (e.g. waiting by polling because {@code SUBSCRIBE} was
+ * denied). A permission taken away fails the call at once with Redis's {@code NOPERM}
+ * text.
  */
 class AclTests {
 
 	/** The README's minimal ACL for the default prefix {@code distlock:}. */
 	static final String[] LOCK_ACL = { "~distlock:*", "&distlock:*", "+evalsha", "+eval", "+exists", "+pttl",
-			"+subscribe", "+unsubscribe", "+get", "+set", "+append", "+del", "+publish", "+pexpire",
-			"+time" };
+			"+subscribe", "+unsubscribe", "+get", "+set", "+append", "+del", "+publish", "+pexpire", "+time" };
 
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension(AclTests::startRedis);
@@ -113,7 +113,8 @@ class AclTests {
 					return next.fencingToken();
 				}
 			});
-			await().atMost(Duration.ofSeconds(10)).until(() -> redis.command("GET", "distlock:{acl-wait}").endsWith("+"));
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> redis.command("GET", "distlock:{acl-wait}").endsWith("+"));
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> local.get() != null && EngineProbe.isQueuedWaiter(local.get()));
 			held.close();
@@ -130,18 +131,18 @@ class AclTests {
 	@Test
 	void keysOutsideTheUsersPatternFailAtOnceWithNoperm() {
 		RedisLockService service = service("other-prefix", "other-secret", RedisLockSettings.defaults());
-		assertTimeoutPreemptively(Duration.ofSeconds(30), () -> assertThatException()
-			.isThrownBy(() -> service.lock("denied", Duration.ofSeconds(20)))
-			.satisfies((ex) -> assertThat(messages(ex)).contains("NOPERM")));
+		assertTimeoutPreemptively(Duration.ofSeconds(30),
+				() -> assertThatException().isThrownBy(() -> service.lock("denied", Duration.ofSeconds(20)))
+					.satisfies((ex) -> assertThat(messages(ex)).contains("NOPERM")));
 		assertThat(redis.keys("distlock:*")).isEmpty();
 	}
 
 	@Test
 	void scriptsNotAllowedFailAtOnceWithNoperm() {
 		RedisLockService service = service("no-scripts", "no-scripts-secret", RedisLockSettings.defaults());
-		assertTimeoutPreemptively(Duration.ofSeconds(30), () -> assertThatException()
-			.isThrownBy(() -> service.lock("denied", Duration.ofSeconds(20)))
-			.satisfies((ex) -> assertThat(messages(ex)).contains("NOPERM")));
+		assertTimeoutPreemptively(Duration.ofSeconds(30),
+				() -> assertThatException().isThrownBy(() -> service.lock("denied", Duration.ofSeconds(20)))
+					.satisfies((ex) -> assertThat(messages(ex)).contains("NOPERM")));
 	}
 
 	@Test
@@ -149,9 +150,11 @@ class AclTests {
 		RedisLockService service = service("no-channels", "no-channels-secret", RedisLockSettings.defaults());
 		RedisLockService other = service("locker", "locker-secret", RedisLockSettings.defaults());
 		LockHandle held = service.lock("no-publish", Duration.ZERO);
-		// Another instance fails to acquire and flags the lock as contended: its release must publish.
+		// Another instance fails to acquire and flags the lock as contended: its release
+		// must publish.
 		assertThat(other.tryLock("no-publish", Duration.ZERO, null)).isEmpty();
-		// A denial inside a script is worded by Redis 7.0 as "ERR The user executing the script can't publish...".
+		// A denial inside a script is worded by Redis 7.0 as "ERR The user executing the
+		// script can't publish...".
 		assertTimeoutPreemptively(Duration.ofSeconds(30), () -> assertThatException().isThrownBy(held::close)
 			.satisfies((ex) -> assertThat(messages(ex)).containsAnyOf("NOPERM", "can't publish to the channel")));
 	}
@@ -170,7 +173,9 @@ class AclTests {
 		return service;
 	}
 
-	/** The messages of the exception and its causes, as a log or a stack trace shows them. */
+	/**
+	 * The messages of the exception and its causes, as a log or a stack trace shows them.
+	 */
 	private static String messages(Throwable failure) {
 		StringBuilder text = new StringBuilder();
 		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
@@ -180,8 +185,9 @@ class AclTests {
 	}
 
 	/**
-	 * Nothing in {@code ACL LOG} but Lettuce's {@code CLIENT SETINFO} at connect, which Redis 7.0
-	 * does not know and Redis 6.2 and 7.2+ deny to this user; Lettuce ignores that reply.
+	 * Nothing in {@code ACL LOG} but Lettuce's {@code CLIENT SETINFO} at connect, which
+	 * Redis 7.0 does not know and Redis 6.2 and 7.2+ deny to this user; Lettuce ignores
+	 * that reply.
 	 */
 	private static void assertNothingDenied() {
 		List<String> log = List.of(redis.command("ACL", "LOG").split("\n"));

@@ -13,8 +13,8 @@ import ch.qos.logback.core.AppenderBase;
 import org.slf4j.LoggerFactory;
 
 /**
- * The log events of every logger while open, from a given level up: the root logger is set to that
- * level and restored on close.
+ * The log events of every logger while open, from a given level up: the root logger is
+ * set to that level and restored on close.
  */
 public final class CapturedLogs extends AppenderBase<ILoggingEvent> implements AutoCloseable {
 
@@ -53,20 +53,30 @@ public final class CapturedLogs extends AppenderBase<ILoggingEvent> implements A
 		return List.copyOf(this.events);
 	}
 
-	/** Events at {@code level} or above, from loggers whose name starts with {@code loggerPrefix}. */
+	/**
+	 * Events at {@code level} or above, from loggers whose name starts with
+	 * {@code loggerPrefix}.
+	 */
 	public List<ILoggingEvent> atLeast(Level level, String loggerPrefix) {
 		return this.events.stream()
-			.filter((event) -> event.getLevel().isGreaterOrEqual(level) && event.getLoggerName().startsWith(loggerPrefix))
+			.filter((event) -> event.getLevel().isGreaterOrEqual(level)
+					&& event.getLoggerName().startsWith(loggerPrefix))
 			.toList();
 	}
 
-	/** The formatted message and every throwable's class and message, as a log file would show them. */
+	/**
+	 * The formatted message and every throwable's class and message, as a log file would
+	 * show them.
+	 */
 	public static String fullText(ILoggingEvent event) {
 		StringBuilder text = new StringBuilder(event.getFormattedMessage());
 		for (IThrowableProxy proxy = event.getThrowableProxy(); proxy != null; proxy = proxy.getCause()) {
 			text.append('\n').append(proxy.getClassName()).append(": ").append(proxy.getMessage());
 			for (IThrowableProxy suppressed : proxy.getSuppressed()) {
-				text.append("\nSuppressed: ").append(suppressed.getClassName()).append(": ").append(suppressed.getMessage());
+				text.append("\nSuppressed: ")
+					.append(suppressed.getClassName())
+					.append(": ")
+					.append(suppressed.getMessage());
 			}
 		}
 		return text.toString();

@@ -18,9 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@code extend} and the watchdog change the lease of one lock; the local deadline must never end
- * later than the key's expiry in Redis, whichever finishes first, and an extended auto-renewed
- * lock stays renewed with its new lease.
+ * {@code extend} and the watchdog change the lease of one lock; the local deadline must
+ * never end later than the key's expiry in Redis, whichever finishes first, and an
+ * extended auto-renewed lock stays renewed with its new lease.
  */
 class ExtendDuringRenewalTests {
 
@@ -54,7 +54,8 @@ class ExtendDuringRenewalTests {
 		try {
 			LockHandle handle = service.lock("raced", Duration.ZERO);
 			String key = "distlock:{raced}";
-			// The renewal's PEXPIRE 3s has run in Redis; its thread is held before it applies the lease.
+			// The renewal's PEXPIRE 3s has run in Redis; its thread is held before it
+			// applies the lease.
 			ScriptCallsTemplate.Hold renewal = this.template.holdNextRenewal(key);
 			renewal.awaitReturned();
 			AtomicReference<Thread> extendThread = new AtomicReference<>();
@@ -62,7 +63,8 @@ class ExtendDuringRenewalTests {
 				extendThread.set(Thread.currentThread());
 				return handle.extend(Duration.ofMillis(500));
 			}, this.extender);
-			// Either the extend is done (it did not wait for the renewal), or it waits for it locally.
+			// Either the extend is done (it did not wait for the renewal), or it waits
+			// for it locally.
 			await().atMost(Duration.ofSeconds(10))
 				.pollInterval(Duration.ofMillis(5))
 				.until(() -> extended.isDone() || waitsForALock(extendThread.get()));
@@ -90,7 +92,8 @@ class ExtendDuringRenewalTests {
 			String key = "distlock:{short}";
 			assertThat(handle.extend(Duration.ofMillis(600))).isTrue();
 			assertThat(Long.parseLong(redis.command("PTTL", key))).isLessThanOrEqualTo(600);
-			// Ten renewals of 600 ms every 200 ms: two seconds, more than three leases (the unextended
+			// Ten renewals of 600 ms every 200 ms: two seconds, more than three leases
+			// (the unextended
 			// lease of 3 s would be renewed only after one second).
 			await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10)).until(() -> {
 				assertThat(handle.isHeld()).isTrue();
@@ -111,11 +114,13 @@ class ExtendDuringRenewalTests {
 	}
 
 	/**
-	 * The local remaining lease, read before Redis's, may exceed it only by the time between the
-	 * reads; and a handle that says held after Redis was read proves the key was ours when read.
+	 * The local remaining lease, read before Redis's, may exceed it only by the time
+	 * between the reads; and a handle that says held after Redis was read proves the key
+	 * was ours when read.
 	 */
 	private void assertLocalDeadlineNotAfterRedisExpiry(RedisLockService service, LockHandle handle, String key) {
-		// Before the local read: everything between it and the reply of PTTL counts as slack.
+		// Before the local read: everything between it and the reply of PTTL counts as
+		// slack.
 		long localReadAt = System.nanoTime();
 		long localNanos = service.heldLocks()
 			.stream()
@@ -128,8 +133,7 @@ class ExtendDuringRenewalTests {
 		long between = System.nanoTime() - localReadAt;
 		boolean held = handle.isHeld();
 		if (localNanos >= 0) {
-			assertThat(localNanos)
-				.as("local remaining lease vs PTTL %d ms", pttl)
+			assertThat(localNanos).as("local remaining lease vs PTTL %d ms", pttl)
 				.isLessThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(pttl + 2) + between);
 		}
 		if (held) {

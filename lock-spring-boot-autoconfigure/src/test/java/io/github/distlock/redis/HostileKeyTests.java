@@ -22,17 +22,20 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
- * Lock ids chosen by an attacker: they get distinct keys, cannot choose the Redis Cluster slot
- * (checked by a cluster-enabled Redis's own {@code CLUSTER KEYSLOT}), cannot forge log lines, and
- * huge ones are hashed. Bad arguments fail before anything is locked.
+ * Lock ids chosen by an attacker: they get distinct keys, cannot choose the Redis Cluster
+ * slot (checked by a cluster-enabled Redis's own {@code CLUSTER KEYSLOT}), cannot forge
+ * log lines, and huge ones are hashed. Bad arguments fail before anything is locked.
  */
 class HostileKeyTests {
 
-	/** Ids that differ only in characters with a meaning somewhere: hash tags, separators, escapes, lines. */
+	/**
+	 * Ids that differ only in characters with a meaning somewhere: hash tags, separators,
+	 * escapes, lines.
+	 */
 	static final List<String> HOSTILE_IDS = List.of("a", "a:", ":a", "a::b", "a:b", "{a}", "a}", "{a", "}{a", "{}a",
-			"%7Ba%7D", "a%", "%", "#a", "%23a", "a\r\nb", "a\nb", "a%0D%0Ab", "a\u2028b", "a\u0000b", " ", "  ",
-			"\t", "Äpfel", "A\u0308pfel", "\uD83D\uDE00", "\uD83D", "\uDE00", "\u202Eevil", "ä{", "ä}",
-			"x".repeat(1_000_000), "x".repeat(1_000_000) + "{y}", "{y}" + "x".repeat(1_000_000));
+			"%7Ba%7D", "a%", "%", "#a", "%23a", "a\r\nb", "a\nb", "a%0D%0Ab", "a\u2028b", "a\u0000b", " ", "  ", "\t",
+			"Äpfel", "A\u0308pfel", "\uD83D\uDE00", "\uD83D", "\uDE00", "\u202Eevil", "ä{", "ä}", "x".repeat(1_000_000),
+			"x".repeat(1_000_000) + "{y}", "{y}" + "x".repeat(1_000_000));
 
 	/** Characters that end a line, or reorder it, on a terminal or in a log viewer. */
 	private static final String LINE_BREAKING = "[\\r\\n\\u000b\\u000c\\u0085\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]";
@@ -57,8 +60,8 @@ class HostileKeyTests {
 		try {
 			for (String id : HOSTILE_IDS) {
 				// Every id is still free: no earlier, different id took its key.
-				held.add(holder.tryLock(id, Duration.ZERO, null).orElseThrow(
-						() -> new AssertionError("'" + LogSafe.text(id) + "' was locked by another id")));
+				held.add(holder.tryLock(id, Duration.ZERO, null)
+					.orElseThrow(() -> new AssertionError("'" + LogSafe.text(id) + "' was locked by another id")));
 				assertThat(other.tryLock(id, Duration.ZERO, null)).as("'%s' locked", LogSafe.text(id)).isEmpty();
 			}
 			List<String> keys = redis.keys("distlock:*");
@@ -75,7 +78,8 @@ class HostileKeyTests {
 				assertThat(keys).contains(key, LockKeys.fenceKey(key));
 				// Huge ids are hashed: keys stay short.
 				assertThat(key.length()).isLessThan(LockKeys.MAX_ENCODED_LENGTH + 20);
-				// Redis hashes the part between the first '{' and the next '}': exactly the escaped id.
+				// Redis hashes the part between the first '{' and the next '}': exactly
+				// the escaped id.
 				String tag = key.substring(key.indexOf('{') + 1, key.indexOf('}', key.indexOf('{') + 1));
 				assertThat(tag).isEqualTo(LockKeys.encode(id));
 				long slot = slot(key);
@@ -108,7 +112,8 @@ class HostileKeyTests {
 			LockHandle forged = holder.lock(forging, Duration.ZERO);
 			LockHandle hugeHandle = holder.lock(huge, Duration.ZERO);
 			for (String id : List.of(forging, huge)) {
-				assertThatExceptionOfType(LockNotAcquiredException.class).isThrownBy(() -> other.lock(id, Duration.ZERO))
+				assertThatExceptionOfType(LockNotAcquiredException.class)
+					.isThrownBy(() -> other.lock(id, Duration.ZERO))
 					.satisfies((ex) -> {
 						assertThat(ex.getLockId()).isEqualTo(id);
 						assertThat(ex.getMessage()).doesNotContainPattern(LINE_BREAKING).hasSizeLessThan(300);
@@ -134,13 +139,16 @@ class HostileKeyTests {
 			.withMessageContaining("lockId");
 		assertThatIllegalArgumentException().isThrownBy(() -> service.lock("", Duration.ZERO))
 			.withMessageContaining("lockId");
-		assertThatIllegalArgumentException().isThrownBy(() -> service.lock("x", null)).withMessageContaining("waitTime");
+		assertThatIllegalArgumentException().isThrownBy(() -> service.lock("x", null))
+			.withMessageContaining("waitTime");
 		assertThatIllegalArgumentException().isThrownBy(() -> service.isLocked(null)).withMessageContaining("lockId");
 		try (LockHandle handle = service.lock("x", Duration.ZERO)) {
-			assertThatIllegalArgumentException().isThrownBy(() -> handle.extend(null)).withMessageContaining("leaseTime");
+			assertThatIllegalArgumentException().isThrownBy(() -> handle.extend(null))
+				.withMessageContaining("leaseTime");
 			assertThatIllegalArgumentException().isThrownBy(() -> handle.close(null))
 				.withMessageContaining("minHoldTime");
-			// A rejected close releases nothing: the lock is still held, and closes normally.
+			// A rejected close releases nothing: the lock is still held, and closes
+			// normally.
 			assertThat(handle.isHeld()).isTrue();
 		}
 		assertThat(redis.keys("distlock:{x}")).isEmpty();

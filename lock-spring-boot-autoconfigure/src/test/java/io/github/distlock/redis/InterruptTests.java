@@ -28,8 +28,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Interrupts: a waiter gives up at once and never keeps the lock, a holder's release completes
- * although it was interrupted, and random interrupts leave no key, entry or renewal behind.
+ * Interrupts: a waiter gives up at once and never keeps the lock, a holder's release
+ * completes although it was interrupted, and random interrupts leave no key, entry or
+ * renewal behind.
  */
 class InterruptTests {
 
@@ -151,14 +152,17 @@ class InterruptTests {
 			warnings = logs.atLeast(Level.WARN, "io.github.distlock");
 		}
 		assertThat(unexpected).isEmpty();
-		// An interrupt is no failure: no "could not release" (the lock would stay until its lease ends).
+		// An interrupt is no failure: no "could not release" (the lock would stay until
+		// its lease ends).
 		assertThat(warnings).extracting(CapturedLogs::fullText).isEmpty();
 		assertThat(overlaps).hasValue(0);
 		assertThat(interruptedCalls.get()).isPositive();
 		assertThat(acquisitions.get()).isPositive();
-		// Clean-ups of acquires interrupted in flight run on the renewal thread: give them a moment.
+		// Clean-ups of acquires interrupted in flight run on the renewal thread: give
+		// them a moment.
 		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-			assertThat(redis.keys("distlock:{race-*}")).allMatch((key) -> key.endsWith(":fence") || key.endsWith(":released"));
+			assertThat(redis.keys("distlock:{race-*}"))
+				.allMatch((key) -> key.endsWith(":fence") || key.endsWith(":released"));
 			for (RedisLockService instance : instances) {
 				assertThat(instance.trackedLockCount()).isZero();
 				assertThat(instance.pendingRenewalTasks()).isZero();

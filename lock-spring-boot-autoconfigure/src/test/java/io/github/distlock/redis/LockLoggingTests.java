@@ -25,8 +25,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What the lock service logs: one INFO line per lost lock (id, name, reason, never the owner
- * token), DEBUG for acquire and release, nothing above DEBUG on the hot path.
+ * What the lock service logs: one INFO line per lost lock (id, name, reason, never the
+ * owner token), DEBUG for acquire and release, nothing above DEBUG on the hot path.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class LockLoggingTests {
@@ -54,8 +54,8 @@ class LockLoggingTests {
 	@Test
 	void aLockLostAtReleaseIsOneInfoLineWithIdNameAndReason(CapturedOutput output) {
 		RedisLockService service = this.clients.newService();
-		LockHandle handle = service.tryLock("stock", "stock:apple", Duration.ZERO, Duration.ofMinutes(1),
-				OnLockFailure.THROW)
+		LockHandle handle = service
+			.tryLock("stock", "stock:apple", Duration.ZERO, Duration.ofMinutes(1), OnLockFailure.THROW)
 			.orElseThrow();
 		String ownerToken = redis.command("GET", "distlock:{stock:apple}");
 		redis.command("DEL", "distlock:{stock:apple}");

@@ -12,8 +12,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Leases whose renewal interval exceeds two seconds get their first renewal scheduled by the
- * renewer's once-a-second sweep instead of at acquisition; they must still be renewed in time.
+ * Leases whose renewal interval exceeds two seconds get their first renewal scheduled by
+ * the renewer's once-a-second sweep instead of at acquisition; they must still be renewed
+ * in time.
  */
 class LongLeaseRenewalTests {
 
@@ -36,7 +37,8 @@ class LongLeaseRenewalTests {
 		await().pollDelay(Duration.ofSeconds(3))
 			.atMost(Duration.ofSeconds(10))
 			.until(() -> other.remainingLease("long").orElseThrow().toMillis() > 4500);
-		// Past the whole first lease, the lock is still ours and still excludes the other instance.
+		// Past the whole first lease, the lock is still ours and still excludes the other
+		// instance.
 		await().pollDelay(Duration.ofMillis(100))
 			.atMost(Duration.ofSeconds(20))
 			.until(() -> System.nanoTime() - acquiredAt > LEASE.toNanos() + 500_000_000L);
@@ -53,7 +55,8 @@ class LongLeaseRenewalTests {
 		LockHandle next = this.clients.newService(RedisLockSettings.defaults().withLeaseTime(LEASE))
 			.tryLock("short-lived", Duration.ZERO, Duration.ofMinutes(1))
 			.orElseThrow();
-		// A stale renewal of the first holder would be owner-checked anyway; the lease set here must stay.
+		// A stale renewal of the first holder would be owner-checked anyway; the lease
+		// set here must stay.
 		await().pollDelay(Duration.ofMillis(3500))
 			.atMost(Duration.ofSeconds(10))
 			.until(() -> service.heldLocks().isEmpty());

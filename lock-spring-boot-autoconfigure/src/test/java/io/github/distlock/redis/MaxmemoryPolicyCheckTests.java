@@ -19,7 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@link MaxmemoryPolicyCheck} against real Redis servers with different policies and ACLs.
+ * {@link MaxmemoryPolicyCheck} against real Redis servers with different policies and
+ * ACLs.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class MaxmemoryPolicyCheckTests {

@@ -18,8 +18,9 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * 10^6 real acquisitions, 16 threads on two instances over 256 ids: no fencing token is ever handed
- * out twice for one id, each id's tokens increase in acquisition order, and nothing is left behind.
+ * 10^6 real acquisitions, 16 threads on two instances over 256 ids: no fencing token is
+ * ever handed out twice for one id, each id's tokens increase in acquisition order, and
+ * nothing is left behind.
  */
 class MillionAcquisitionsTests {
 
@@ -63,7 +64,8 @@ class MillionAcquisitionsTests {
 						for (int i = 0; i < perThread; i++) {
 							int id = (offset + i * 7) % IDS;
 							try (LockHandle handle = instance.lock("tok-" + id, Duration.ofSeconds(60))) {
-								// Appended while the lock is held: the log order is the acquisition order.
+								// Appended while the lock is held: the log order is the
+								// acquisition order.
 								logs[id].append(handle.fencingToken());
 							}
 						}

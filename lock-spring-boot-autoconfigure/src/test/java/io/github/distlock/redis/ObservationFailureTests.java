@@ -20,8 +20,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A user's observation code that throws never costs a lock: the acquisition is returned and
- * released normally, the release still leaves the lock's entry and keeps the interrupt flag.
+ * A user's observation code that throws never costs a lock: the acquisition is returned
+ * and released normally, the release still leaves the lock's entry and keeps the
+ * interrupt flag.
  */
 class ObservationFailureTests {
 

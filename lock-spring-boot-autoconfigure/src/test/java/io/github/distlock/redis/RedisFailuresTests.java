@@ -19,8 +19,9 @@ import org.springframework.data.redis.RedisSystemException;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Which failures of a lock command leave its outcome unknown (answered as {@code Unknown}) and
- * which are mistakes to throw, with the exceptions Spring Data Redis makes of Lettuce's.
+ * Which failures of a lock command leave its outcome unknown (answered as
+ * {@code Unknown}) and which are mistakes to throw, with the exceptions Spring Data Redis
+ * makes of Lettuce's.
  */
 class RedisFailuresTests {
 
@@ -60,8 +61,7 @@ class RedisFailuresTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "NOPERM User app has no permissions to run the 'evalsha' command",
 			"NOSCRIPT No matching script. Please use EVAL.", "ERR Error running script",
-			"WRONGTYPE Operation against a key",
-			"LOADINGX not a code we know", "" })
+			"WRONGTYPE Operation against a key", "LOADINGX not a code we know", "" })
 	void anyOtherErrorReplyIsAMistake(String reply) {
 		RuntimeException failure = new RedisSystemException("Error in execution",
 				new RedisCommandExecutionException(reply));

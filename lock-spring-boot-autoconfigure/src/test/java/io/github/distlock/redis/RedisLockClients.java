@@ -12,8 +12,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * Lock services as separate application instances would have them: each with its own connection
- * factory. Closes everything it made.
+ * Lock services as separate application instances would have them: each with its own
+ * connection factory. Closes everything it made.
  */
 public final class RedisLockClients implements AutoCloseable {
 

@@ -7,8 +7,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The {@link io.github.distlock.LockService} contract on {@link RedisLockService}s, each with its
- * own connection factory, on one real {@code redis-server}.
+ * The {@link io.github.distlock.LockService} contract on {@link RedisLockService}s, each
+ * with its own connection factory, on one real {@code redis-server}.
  */
 class RedisLockServiceContractTests extends LockServiceContractTests {
 

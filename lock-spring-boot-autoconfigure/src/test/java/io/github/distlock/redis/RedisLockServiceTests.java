@@ -108,12 +108,14 @@ class RedisLockServiceTests {
 
 	@Test
 	void watchdogKeepsTheLockForManyLeasesWhileOthersTry() {
-		// 1s, not less: on a loaded CI machine a renewal thread starved for a whole lease would
+		// 1s, not less: on a loaded CI machine a renewal thread starved for a whole lease
+		// would
 		// (rightly) lose the lock, which is not what this test is about.
 		RedisLockSettings shortLease = RedisLockSettings.defaults().withLeaseTime(Duration.ofSeconds(1));
 		RedisLockService holder = this.clients.newService(shortLease);
 		RedisLockService other = this.clients.newService(shortLease);
-		// Connect first: an acquire whose reply comes after its lease counts as not acquired.
+		// Connect first: an acquire whose reply comes after its lease counts as not
+		// acquired.
 		holder.isLocked("report");
 		other.isLocked("report");
 		LockHandle handle = holder.lock("report", Duration.ZERO);
@@ -147,12 +149,14 @@ class RedisLockServiceTests {
 		holder.isLocked("job");
 		holder.lock("job", Duration.ZERO);
 		long crashedAt = System.nanoTime();
-		// The holder's process "dies": its connection is gone, so it neither renews nor releases.
+		// The holder's process "dies": its connection is gone, so it neither renews nor
+		// releases.
 		crashing.destroy();
 		Optional<LockHandle> taken = other.tryLock("job", Duration.ofSeconds(10), null);
 		long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - crashedAt);
 		assertThat(taken).isPresent();
-		// Lease plus one renewal interval, with room for a slow machine; the wait itself was 10s.
+		// Lease plus one renewal interval, with room for a slow machine; the wait itself
+		// was 10s.
 		assertThat(tookMillis).isLessThan(600 + 200 + 2000);
 		taken.get().close();
 		holder.destroy();
@@ -179,7 +183,8 @@ class RedisLockServiceTests {
 		LockHandle handle = service.lock("local", Duration.ZERO);
 		ExecutorService pool = Executors.newSingleThreadExecutor();
 		try {
-			assertThat(pool.submit(() -> service.tryLock("local", Duration.ofMillis(100), null)).get(10, TimeUnit.SECONDS))
+			assertThat(
+					pool.submit(() -> service.tryLock("local", Duration.ofMillis(100), null)).get(10, TimeUnit.SECONDS))
 				.isEmpty();
 			Future<Long> waiting = pool.submit(() -> {
 				try (LockHandle next = service.lock("local", Duration.ofSeconds(10))) {
@@ -389,7 +394,8 @@ class RedisLockServiceTests {
 		ExecutorService resumer = Executors.newSingleThreadExecutor();
 		redis.server().pause();
 		try {
-			// Redis applies the acquire only after the pause, which outlasts the 200ms lease.
+			// Redis applies the acquire only after the pause, which outlasts the 200ms
+			// lease.
 			resumer.submit(() -> {
 				java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(600));
 				redis.server().resume();
@@ -437,7 +443,8 @@ class RedisLockServiceTests {
 					return next.isHeld();
 				}
 			});
-			// Hold for two seconds while the waiter waits: a poller would send hundreds of attempts.
+			// Hold for two seconds while the waiter waits: a poller would send hundreds
+			// of attempts.
 			await().pollDelay(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> true);
 			held.close();
 			assertThat(waiter.get(20, TimeUnit.SECONDS)).isTrue();
@@ -450,19 +457,21 @@ class RedisLockServiceTests {
 			.filter((line) -> line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:"))
 			.mapToLong((line) -> Long.parseLong(line.replaceAll(".*calls=(\\d+),.*", "$1")))
 			.sum();
-		// First attempt, at most a few fallback re-checks (one per 0.5-1s), release, the winning acquire.
+		// First attempt, at most a few fallback re-checks (one per 0.5-1s), release, the
+		// winning acquire.
 		assertThat(scriptCalls).isLessThan(10);
 	}
 
 	@Test
 	void renewalThatFindsTheKeyTakenPublishesLockLost() throws Exception {
-		RedisLockService service = this.clients.newService(
-				RedisLockSettings.defaults().withLeaseTime(Duration.ofMillis(600)));
+		RedisLockService service = this.clients
+			.newService(RedisLockSettings.defaults().withLeaseTime(Duration.ofMillis(600)));
 		java.util.concurrent.BlockingQueue<io.github.distlock.LockLostEvent> events = new java.util.concurrent.LinkedBlockingQueue<>();
 		service.setApplicationEventPublisher((event) -> events.add((io.github.distlock.LockLostEvent) event));
 		service.isLocked("stolen");
 		LockHandle handle = service.lock("stolen", Duration.ZERO);
-		// Another owner takes the key behind our back (as after a failover or an operator's DEL).
+		// Another owner takes the key behind our back (as after a failover or an
+		// operator's DEL).
 		redis.command("SET", "distlock:{stolen}", "someone-else", "PX", "60000");
 		io.github.distlock.LockLostEvent event = events.poll(10, TimeUnit.SECONDS);
 		assertThat(event).isNotNull();
@@ -477,15 +486,16 @@ class RedisLockServiceTests {
 
 	@Test
 	void lossIsSignalledWhenTheLeaseEndsEvenIfRenewalHangs() throws Exception {
-		RedisLockService service = this.clients.newService(
-				RedisLockSettings.defaults().withLeaseTime(Duration.ofMillis(600)));
+		RedisLockService service = this.clients
+			.newService(RedisLockSettings.defaults().withLeaseTime(Duration.ofMillis(600)));
 		CountDownLatch lost = new CountDownLatch(1);
 		service.setApplicationEventPublisher((event) -> lost.countDown());
 		service.isLocked("hang");
 		LockHandle handle = service.lock("hang", Duration.ZERO);
 		redis.server().pause();
 		try {
-			// The renewal call blocks (command timeout 2s); the lease of 600ms ends first.
+			// The renewal call blocks (command timeout 2s); the lease of 600ms ends
+			// first.
 			assertThat(lost.await(10, TimeUnit.SECONDS)).isTrue();
 			assertThat(handle.isHeld()).isFalse();
 		}

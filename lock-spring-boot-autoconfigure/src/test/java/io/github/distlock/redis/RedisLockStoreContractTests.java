@@ -16,8 +16,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The {@link LockStore} contract on a {@link RedisLockStore} over Lettuce and a real
- * {@code redis-server}. Leases and fencing keys are made to run out with {@code PEXPIRE 1}, and
- * the tests wait (bounded) until Redis has expired them.
+ * {@code redis-server}. Leases and fencing keys are made to run out with
+ * {@code PEXPIRE 1}, and the tests wait (bounded) until Redis has expired them.
  */
 class RedisLockStoreContractTests extends LockStoreContractTests {
 

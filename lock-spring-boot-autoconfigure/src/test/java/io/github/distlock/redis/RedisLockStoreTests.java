@@ -23,8 +23,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
- * What the Redis store does beyond the {@link LockStoreContractTests contract}: failures, keys
- * written by hand, its settings.
+ * What the Redis store does beyond the {@link LockStoreContractTests contract}: failures,
+ * keys written by hand, its settings.
  */
 class RedisLockStoreTests {
 
@@ -89,8 +89,7 @@ class RedisLockStoreTests {
 	@Test
 	void badSettingsAreNamed() {
 		StringRedisTemplate template = new StringRedisTemplate();
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> new RedisLockStore(template, "distlock:", Duration.ZERO))
+		assertThatIllegalArgumentException().isThrownBy(() -> new RedisLockStore(template, "distlock:", Duration.ZERO))
 			.withMessage("fencingRetention must be at least 1ms, but was PT0S");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> new RedisLockStore(template, "lock{", Duration.ofMinutes(1)))

@@ -16,9 +16,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A release that Redis refuses for now (here: {@code READONLY}, the server demoted to a replica as
- * in a failover) is logged and left to the lease, like an unreachable Redis: the protected work is
- * done and must not look failed. Error replies that are mistakes are thrown: see {@link AclTests}.
+ * A release that Redis refuses for now (here: {@code READONLY}, the server demoted to a
+ * replica as in a failover) is logged and left to the lease, like an unreachable Redis:
+ * the protected work is done and must not look failed. Error replies that are mistakes
+ * are thrown: see {@link AclTests}.
  */
 class ReleaseFailureTests {
 
@@ -37,7 +38,8 @@ class ReleaseFailureTests {
 	void aReleaseRefusedByAReadOnlyRedisIsLoggedAndTheLockExpiresWithItsLease() throws Exception {
 		RedisLockService service = this.clients.newService();
 		LockHandle handle = service.tryLock("demoted", Duration.ZERO, Duration.ofSeconds(30)).orElseThrow();
-		// A replica of a primary nobody listens for: it keeps its data (no sync) and refuses writes.
+		// A replica of a primary nobody listens for: it keeps its data (no sync) and
+		// refuses writes.
 		int nobodyListens;
 		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
 			nobodyListens = socket.getLocalPort();
@@ -48,7 +50,10 @@ class ReleaseFailureTests {
 			handle.close();
 			warnings = logs.atLeast(Level.WARN, "io.github.distlock").stream().map(CapturedLogs::fullText).toList();
 		}
-		assertThat(warnings).singleElement().asString().startsWith("Could not release lock 'demoted'").contains("READONLY");
+		assertThat(warnings).singleElement()
+			.asString()
+			.startsWith("Could not release lock 'demoted'")
+			.contains("READONLY");
 		assertThat(redis.keys("distlock:{demoted}")).hasSize(1);
 		assertThat(service.trackedLockCount()).isZero();
 	}

@@ -16,8 +16,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Nothing one lock's renewal or loss does may hold up the renewal of the others: not a listener
- * of {@link LockLostEvent} that blocks or throws, not a renewal whose reply is slow.
+ * Nothing one lock's renewal or loss does may hold up the renewal of the others: not a
+ * listener of {@link LockLostEvent} that blocks or throws, not a renewal whose reply is
+ * slow.
  */
 class RenewalStarvationTests {
 
@@ -34,7 +35,8 @@ class RenewalStarvationTests {
 
 	private RedisLockService newService() {
 		this.template = new ScriptCallsTemplate(this.clients.newConnectionFactory());
-		RedisLockService service = new RedisLockService(this.template, RedisLockSettings.defaults().withLeaseTime(LEASE));
+		RedisLockService service = new RedisLockService(this.template,
+				RedisLockSettings.defaults().withLeaseTime(LEASE));
 		service.isLocked("warm-up");
 		return service;
 	}
@@ -113,7 +115,10 @@ class RenewalStarvationTests {
 		}
 	}
 
-	/** Ten more renewals (over three leases) during which the lock stays held and ours in Redis. */
+	/**
+	 * Ten more renewals (over three leases) during which the lock stays held and ours in
+	 * Redis.
+	 */
 	private void assertRenewedWhileHeld(LockHandle handle, String key) {
 		int before = this.template.renewals(key, LEASE.toMillis());
 		await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(20)).until(() -> {

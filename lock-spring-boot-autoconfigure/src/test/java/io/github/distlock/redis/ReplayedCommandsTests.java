@@ -26,9 +26,10 @@ import org.springframework.data.redis.core.script.RedisScript;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Lettuce re-sends commands that were written but not answered when it reconnects, so a script
- * may run twice. A replayed acquire or hand-over must not leave a lock that nobody knows it holds,
- * and a replayed release or hand-over must not report a lock it released as lost.
+ * Lettuce re-sends commands that were written but not answered when it reconnects, so a
+ * script may run twice. A replayed acquire or hand-over must not leave a lock that nobody
+ * knows it holds, and a replayed release or hand-over must not report a lock it released
+ * as lost.
  */
 class ReplayedCommandsTests {
 
@@ -114,12 +115,12 @@ class ReplayedCommandsTests {
 		assertThat(this.commands.acquire(this.key, "owner-a", 30_000)).isPositive();
 		assertThat(this.commands.release(this.key, "owner-a")).isTrue();
 		String receipt = LockKeys.receiptKey(this.key);
-		// The lock key's hash tag comes first and is the only one: both keys share a Cluster slot.
+		// The lock key's hash tag comes first and is the only one: both keys share a
+		// Cluster slot.
 		assertThat(receipt).startsWith(this.key);
 		assertThat(receipt.substring(this.key.length())).doesNotContain("{", "}");
 		assertThat(redis.command("GET", receipt)).isEqualTo("owner-a");
-		assertThat(Long.parseLong(redis.command("PTTL", receipt))).isPositive()
-			.isLessThanOrEqualTo(60_000);
+		assertThat(Long.parseLong(redis.command("PTTL", receipt))).isPositive().isLessThanOrEqualTo(60_000);
 		assertThat(this.commands.acquire(this.key, "owner-b", 30_000)).isPositive();
 		assertThat(this.commands.release(this.key, "owner-b")).isTrue();
 		assertThat(redis.command("GET", receipt)).isEqualTo("owner-b");
@@ -145,14 +146,15 @@ class ReplayedCommandsTests {
 	}
 
 	/**
-	 * Nine local hand-overs in a row while an outside instance waits: the ninth may not stay local,
-	 * so it frees the lock (-1). That one is replayed.
+	 * Nine local hand-overs in a row while an outside instance waits: the ninth may not
+	 * stay local, so it frees the lock (-1). That one is replayed.
 	 */
 	@Test
 	void aReplayedHandOverThatReleasedClosesWithoutReportingALoss() throws Exception {
 		ReplayingTemplate template = new ReplayingTemplate(this.factory);
 		RedisLockService service = new RedisLockService(template, RedisLockSettings.defaults());
-		RedisLockService outside = new RedisLockService(new StringRedisTemplate(this.factory), RedisLockSettings.defaults());
+		RedisLockService outside = new RedisLockService(new StringRedisTemplate(this.factory),
+				RedisLockSettings.defaults());
 		Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
 		List<Thread> waiters = new ArrayList<>();
 		try (CapturedLogs logs = CapturedLogs.from(Level.INFO)) {
@@ -170,8 +172,11 @@ class ReplayedCommandsTests {
 				}, "waiter-" + i);
 				waiter.start();
 				waiters.add(waiter);
-				// Parked only once queued behind the holder: the hand-overs then go in this order.
-				Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> waiter.getState() == Thread.State.TIMED_WAITING);
+				// Parked only once queued behind the holder: the hand-overs then go in
+				// this order.
+				Awaitility.await()
+					.atMost(Duration.ofSeconds(10))
+					.until(() -> waiter.getState() == Thread.State.TIMED_WAITING);
 			}
 			template.replay = (script, args) -> script == LockScripts.HAND_OVER && "0".equals(args[4]);
 			first.close();
@@ -208,8 +213,9 @@ class ReplayedCommandsTests {
 	}
 
 	/**
-	 * Runs the scripts chosen by {@link #replay} twice, as Redis does when Lettuce re-sends a command
-	 * whose reply was lost with its connection: the caller gets the reply of the second run.
+	 * Runs the scripts chosen by {@link #replay} twice, as Redis does when Lettuce
+	 * re-sends a command whose reply was lost with its connection: the caller gets the
+	 * reply of the second run.
 	 */
 	private static final class ReplayingTemplate extends StringRedisTemplate {
 

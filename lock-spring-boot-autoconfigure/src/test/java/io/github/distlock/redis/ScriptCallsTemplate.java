@@ -13,9 +13,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * A real template that counts the renewals it runs and can hold one renewal thread after Redis
- * answered, to force an interleaving without a debugger. Renewals are the {@code EXPIRE} script
- * run on a {@code distlock-renewal} thread.
+ * A real template that counts the renewals it runs and can hold one renewal thread after
+ * Redis answered, to force an interleaving without a debugger. Renewals are the
+ * {@code EXPIRE} script run on a {@code distlock-renewal} thread.
  */
 final class ScriptCallsTemplate extends StringRedisTemplate {
 
@@ -55,15 +55,17 @@ final class ScriptCallsTemplate extends StringRedisTemplate {
 		return reply;
 	}
 
-	/** Renewals of {@code key} with a lease of {@code leaseMillis} that Redis answered. */
+	/**
+	 * Renewals of {@code key} with a lease of {@code leaseMillis} that Redis answered.
+	 */
 	int renewals(String key, long leaseMillis) {
 		AtomicInteger count = this.renewals.get(key + " " + leaseMillis);
 		return (count != null) ? count.get() : 0;
 	}
 
 	/**
-	 * Holds the next renewal of {@code key} after Redis answered it, until the returned hold is
-	 * let go.
+	 * Holds the next renewal of {@code key} after Redis answered it, until the returned
+	 * hold is let go.
 	 */
 	Hold holdNextRenewal(String key) {
 		Hold armed = new Hold(key);

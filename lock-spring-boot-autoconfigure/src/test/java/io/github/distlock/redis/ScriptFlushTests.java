@@ -25,8 +25,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * {@code SCRIPT FLUSH} before every kind of lock operation: each script is re-sent by
- * {@code EVAL} after the {@code NOSCRIPT} reply, so no caller ever sees that failure. Every test
- * also checks that Redis really answered {@code NOSCRIPT}, so the fallback path was exercised.
+ * {@code EVAL} after the {@code NOSCRIPT} reply, so no caller ever sees that failure.
+ * Every test also checks that Redis really answered {@code NOSCRIPT}, so the fallback
+ * path was exercised.
  */
 class ScriptFlushTests {
 
@@ -52,8 +53,8 @@ class ScriptFlushTests {
 			lastToken = handle.fencingToken();
 			flush();
 			assertThat(handle.extend(Duration.ofSeconds(20))).isTrue();
-			assertThat(service.remainingLease("flushed")).hasValueSatisfying(
-					(lease) -> assertThat(lease).isGreaterThan(Duration.ofSeconds(15)));
+			assertThat(service.remainingLease("flushed"))
+				.hasValueSatisfying((lease) -> assertThat(lease).isGreaterThan(Duration.ofSeconds(15)));
 			flush();
 			handle.close();
 			assertThat(service.isLocked("flushed")).isFalse();
@@ -62,20 +63,21 @@ class ScriptFlushTests {
 		LockHandle handle = service.lock("held-at-least", Duration.ZERO);
 		flush();
 		handle.close(Duration.ofSeconds(20));
-		assertThat(service.remainingLease("held-at-least")).hasValueSatisfying(
-				(lease) -> assertThat(lease).isGreaterThan(Duration.ofSeconds(15)));
+		assertThat(service.remainingLease("held-at-least"))
+			.hasValueSatisfying((lease) -> assertThat(lease).isGreaterThan(Duration.ofSeconds(15)));
 		assertThat(service.tryLock("held-at-least", Duration.ZERO, null)).isEmpty();
 		assertRedisAnsweredNoscript();
 	}
 
 	@Test
 	void renewalAfterAFlushKeepsTheLock() {
-		RedisLockService service = this.clients.newService(
-				RedisLockSettings.defaults().withLeaseTime(Duration.ofMillis(1500)));
+		RedisLockService service = this.clients
+			.newService(RedisLockSettings.defaults().withLeaseTime(Duration.ofMillis(1500)));
 		service.isLocked("renewed");
 		LockHandle handle = service.lock("renewed", Duration.ZERO);
 		long start = System.nanoTime();
-		// Three leases long, flushing every 100ms: every renewal (every 500ms) meets an empty cache.
+		// Three leases long, flushing every 100ms: every renewal (every 500ms) meets an
+		// empty cache.
 		while (System.nanoTime() - start < TimeUnit.MILLISECONDS.toNanos(4500)) {
 			flush();
 			await().pollDelay(Duration.ofMillis(100)).atMost(Duration.ofSeconds(1)).until(() -> true);
@@ -101,9 +103,10 @@ class ScriptFlushTests {
 					return next.fencingToken();
 				}
 			});
-			// A local waiter does not compete in Redis while a local holder lives: it parks in the queue.
-			await().atMost(Duration.ofSeconds(10)).until(
-					() -> waiting.get() != null && EngineProbe.isQueuedWaiter(waiting.get()));
+			// A local waiter does not compete in Redis while a local holder lives: it
+			// parks in the queue.
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> waiting.get() != null && EngineProbe.isQueuedWaiter(waiting.get()));
 			flush();
 			first.close();
 			assertThat(waiter.get(30, TimeUnit.SECONDS)).isGreaterThan(first.fencingToken());
@@ -197,7 +200,10 @@ class ScriptFlushTests {
 		redis.command("SCRIPT", "FLUSH");
 	}
 
-	/** Redis counts every error reply by its prefix since the last {@code CONFIG RESETSTAT}. */
+	/**
+	 * Redis counts every error reply by its prefix since the last
+	 * {@code CONFIG RESETSTAT}.
+	 */
 	private static void assertRedisAnsweredNoscript() {
 		assertThat(redis.command("INFO", "errorstats")).contains("errorstat_NOSCRIPT:count=");
 	}

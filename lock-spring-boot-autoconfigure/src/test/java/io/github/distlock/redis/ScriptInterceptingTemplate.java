@@ -10,9 +10,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * A {@link StringRedisTemplate} on which a test intercepts one lock script of one chosen thread:
- * to fail it, or to hold that thread before or after Redis ran it, so that an interleaving is
- * forced rather than hoped for. Every other call goes to Redis unchanged.
+ * A {@link StringRedisTemplate} on which a test intercepts one lock script of one chosen
+ * thread: to fail it, or to hold that thread before or after Redis ran it, so that an
+ * interleaving is forced rather than hoped for. Every other call goes to Redis unchanged.
  */
 final class ScriptInterceptingTemplate extends StringRedisTemplate {
 

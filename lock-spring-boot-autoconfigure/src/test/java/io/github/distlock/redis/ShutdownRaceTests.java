@@ -20,8 +20,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Shutdown while a command is in flight: an acquisition or hand-over that Redis applied after
- * {@link RedisLockService#destroy()} began is undone, and the release subscription is never kept.
+ * Shutdown while a command is in flight: an acquisition or hand-over that Redis applied
+ * after {@link RedisLockService#destroy()} began is undone, and the release subscription
+ * is never kept.
  */
 class ShutdownRaceTests {
 
@@ -37,7 +38,8 @@ class ShutdownRaceTests {
 		RedisLockService service = new RedisLockService(template, RedisLockSettings.defaults());
 		template.intercept(Thread.currentThread(), LockScripts.ACQUIRE, (proceed) -> {
 			Object reply = proceed.get();
-			// Redis applied the acquire; its reply is on the way while the application shuts down.
+			// Redis applied the acquire; its reply is on the way while the application
+			// shuts down.
 			service.destroy();
 			return reply;
 		});
@@ -83,8 +85,7 @@ class ShutdownRaceTests {
 		}
 		waiter.join(10_000);
 		assertThat(waiter.isAlive()).isFalse();
-		assertThat(waiterOutcome.get()).isInstanceOf(LockNotAcquiredException.class)
-			.hasMessageContaining("shut down");
+		assertThat(waiterOutcome.get()).isInstanceOf(LockNotAcquiredException.class).hasMessageContaining("shut down");
 		assertThat(redis.keys("distlock:{shut-hand-over}")).isEmpty();
 		assertThat(service.heldLocks()).isEmpty();
 		assertThat(service.trackedLockCount()).isZero();
@@ -97,8 +98,8 @@ class ShutdownRaceTests {
 		ReleaseSubscription subscription = new ReleaseSubscription(factory, channel, (key) -> {
 		});
 		AtomicReference<Boolean> active = new AtomicReference<>();
-		Thread subscriber = new Thread(() -> active.set(subscription.ensureActive(System.nanoTime()
-				+ TimeUnit.SECONDS.toNanos(30))));
+		Thread subscriber = new Thread(
+				() -> active.set(subscription.ensureActive(System.nanoTime() + TimeUnit.SECONDS.toNanos(30))));
 		redis.server().pause();
 		try {
 			subscriber.start();

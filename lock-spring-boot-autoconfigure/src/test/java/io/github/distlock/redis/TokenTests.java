@@ -48,8 +48,10 @@ class TokenTests {
 	void aMillionOwnerTokensHaveNoDuplicate() {
 		int count = 1_000_000;
 		Supplier<String> tokens = EngineProbe.newOwnerTokens();
-		// Tokens whose first 64 bits differ are distinct: sorting those halves checks 10^6 tokens in 8 MB.
-		// (Two equal halves among 10^6 random ones have a chance of 3e-8; it would fail the test.)
+		// Tokens whose first 64 bits differ are distinct: sorting those halves checks
+		// 10^6 tokens in 8 MB.
+		// (Two equal halves among 10^6 random ones have a chance of 3e-8; it would fail
+		// the test.)
 		long[] high = new long[count];
 		for (int i = 0; i < count; i++) {
 			String token = tokens.get();
@@ -86,7 +88,8 @@ class TokenTests {
 					start.await();
 					for (int i = 0; i < acquisitionsPerThread; i++) {
 						try (LockHandle handle = instance.lock("fenced", Duration.ofSeconds(60))) {
-							// Recorded under the lock, so the record order is the acquisition order.
+							// Recorded under the lock, so the record order is the
+							// acquisition order.
 							synchronized (order) {
 								grants.add(new long[] { sequence[0]++, handle.fencingToken() });
 							}
@@ -113,15 +116,16 @@ class TokenTests {
 
 	@Test
 	void ownerTokensAreNeverLoggedAboveDebug() throws Exception {
-		RedisLockService service = this.clients.newService(
-				RedisLockSettings.defaults().withLeaseTime(Duration.ofMillis(900)));
+		RedisLockService service = this.clients
+			.newService(RedisLockSettings.defaults().withLeaseTime(Duration.ofMillis(900)));
 		RedisLockService other = this.clients.newService();
 		BlockingQueue<LockLostEvent> lost = new LinkedBlockingQueue<>();
 		service.setApplicationEventPublisher((event) -> lost.add((LockLostEvent) event));
 		Set<String> ownerTokens = new HashSet<>();
 		List<ILoggingEvent> events;
 		try (CapturedLogs logs = CapturedLogs.all()) {
-			// Acquire, contend from another instance, hand over locally, extend, renew, release.
+			// Acquire, contend from another instance, hand over locally, extend, renew,
+			// release.
 			LockHandle first = service.lock("secret", Duration.ZERO);
 			ownerTokens.add(ownerToken("secret"));
 			assertThat(other.tryLock("secret", Duration.ofMillis(100), null)).isEmpty();
@@ -139,7 +143,8 @@ class TokenTests {
 			finally {
 				pool.shutdownNow();
 			}
-			// A lock lost to another owner: INFO "Lost lock", and the LockLostException of close().
+			// A lock lost to another owner: INFO "Lost lock", and the LockLostException
+			// of close().
 			LockHandle stolen = service.lock("stolen", Duration.ZERO);
 			ownerTokens.add(ownerToken("stolen"));
 			redis.command("SET", "distlock:{stolen}", "someone-else", "PX", "60000");
@@ -162,7 +167,8 @@ class TokenTests {
 			.filter((event) -> event.getLevel().isGreaterOrEqual(Level.INFO))
 			.map(CapturedLogs::fullText)
 			.toList();
-		assertThat(loud).as("INFO and above").anyMatch((text) -> text.contains("Lost lock 'stolen'"))
+		assertThat(loud).as("INFO and above")
+			.anyMatch((text) -> text.contains("Lost lock 'stolen'"))
 			.anyMatch((text) -> text.startsWith("Could not release lock 'unanswered'"));
 		for (String text : loud) {
 			assertThat(text).doesNotContainPattern(OWNER_TOKEN);

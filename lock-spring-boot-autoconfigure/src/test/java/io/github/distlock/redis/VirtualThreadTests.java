@@ -33,13 +33,13 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * 10,000 virtual threads contend for 100 lock ids, doing blocking Redis work inside: no overlap,
- * no lost update, and no virtual thread pinned its carrier (JFR {@code jdk.VirtualThreadPinned},
- * every event recorded, whatever its duration).
+ * 10,000 virtual threads contend for 100 lock ids, doing blocking Redis work inside: no
+ * overlap, no lost update, and no virtual thread pinned its carrier (JFR
+ * {@code jdk.VirtualThreadPinned}, every event recorded, whatever its duration).
  * <p>
- * The build targets Java 17, so virtual threads are reached by reflection. Under a JDK older than
- * 21 the test is skipped; the build's {@code virtual-threads} surefire execution runs it on the
- * Temurin 25 JDK (see the module's pom).
+ * The build targets Java 17, so virtual threads are reached by reflection. Under a JDK
+ * older than 21 the test is skipped; the build's {@code virtual-threads} surefire
+ * execution runs it on the Temurin 25 JDK (see the module's pom).
  */
 class VirtualThreadTests {
 
@@ -65,8 +65,8 @@ class VirtualThreadTests {
 	void tenThousandVirtualThreadsOnOneHundredIdsNeverOverlapAndNeverPin() throws Exception {
 		assumeThat(Runtime.version().feature())
 			.as("Virtual threads need JDK 21+, this is JDK %s (%s); the 'virtual-threads' surefire execution runs"
-					+ " this test on /usr/lib/jvm/temurin-25-jdk-amd64 when that JDK is installed",
-					Runtime.version(), System.getProperty("java.home"))
+					+ " this test on /usr/lib/jvm/temurin-25-jdk-amd64 when that JDK is installed", Runtime.version(),
+					System.getProperty("java.home"))
 			.isGreaterThanOrEqualTo(21);
 		int threads = 10_000;
 		int ids = 100;
@@ -77,12 +77,13 @@ class VirtualThreadTests {
 			for (int i = 0; i < 3; i++) {
 				factories.add(connectionFactory());
 			}
-			RedisLockService[] instances = { new RedisLockService(new StringRedisTemplate(factories.get(0)),
-					RedisLockSettings.defaults()),
+			RedisLockService[] instances = {
+					new RedisLockService(new StringRedisTemplate(factories.get(0)), RedisLockSettings.defaults()),
 					new RedisLockService(new StringRedisTemplate(factories.get(1)), RedisLockSettings.defaults()) };
 			services.addAll(List.of(instances));
 			StringRedisTemplate data = new StringRedisTemplate(factories.get(2));
-			// Classes loaded and initialized on first use pin the loading virtual thread (a JVM matter,
+			// Classes loaded and initialized on first use pin the loading virtual thread
+			// (a JVM matter,
 			// not ours): a warm-up round loads them before the recording starts.
 			contend(instances, data, 200, ids, "warm-up-");
 			recording.enable(PINNED).withThreshold(Duration.ZERO).withStackTrace();
@@ -93,11 +94,13 @@ class VirtualThreadTests {
 				assertThat(data.opsForValue().get("counter:vt-" + id)).as("counter %d", id)
 					.isEqualTo(Integer.toString(threads / ids));
 			}
-			assertThat(redis.keys("distlock:{vt-*}")).allMatch((key) -> key.endsWith(":fence") || key.endsWith(":released"));
+			assertThat(redis.keys("distlock:{vt-*}"))
+				.allMatch((key) -> key.endsWith(":fence") || key.endsWith(":released"));
 			for (RedisLockService instance : instances) {
 				assertThat(instance.trackedLockCount()).isZero();
 			}
-			// Proves that the recording sees pinning: blocking in a class initializer still pins.
+			// Proves that the recording sees pinning: blocking in a class initializer
+			// still pins.
 			ExecutorService canary = newVirtualThreadPerTaskExecutor();
 			try {
 				canary.submit(PinsItsCarrier::load).get(1, TimeUnit.MINUTES);
@@ -115,8 +118,9 @@ class VirtualThreadTests {
 	}
 
 	/**
-	 * Each of {@code threads} virtual threads takes the lock of one of {@code ids} ids once and, under
-	 * it, increments a counter in Redis by a read-modify-write that loses updates unless the lock excludes.
+	 * Each of {@code threads} virtual threads takes the lock of one of {@code ids} ids
+	 * once and, under it, increments a counter in Redis by a read-modify-write that loses
+	 * updates unless the lock excludes.
 	 * @return how often two holders of one id overlapped
 	 */
 	private static int contend(RedisLockService[] instances, StringRedisTemplate data, int threads, int ids,
@@ -138,7 +142,8 @@ class VirtualThreadTests {
 						}
 						String counter = "counter:" + idPrefix + id;
 						String value = data.opsForValue().get(counter);
-						data.opsForValue().set(counter, Integer.toString((value != null) ? Integer.parseInt(value) + 1 : 1));
+						data.opsForValue()
+							.set(counter, Integer.toString((value != null) ? Integer.parseInt(value) + 1 : 1));
 						holders.decrementAndGet(id);
 					}
 					return null;
@@ -155,7 +160,10 @@ class VirtualThreadTests {
 		return overlaps.get();
 	}
 
-	/** A generous command timeout: this test is about exclusion and pinning on a busy machine, not latency. */
+	/**
+	 * A generous command timeout: this test is about exclusion and pinning on a busy
+	 * machine, not latency.
+	 */
 	private static LettuceConnectionFactory connectionFactory() {
 		LettuceConnectionFactory factory = new LettuceConnectionFactory(
 				new RedisStandaloneConfiguration(redis.host(), redis.port()),
@@ -189,7 +197,10 @@ class VirtualThreadTests {
 		return (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
 	}
 
-	/** Parks while its class is being initialized, which pins a virtual thread even on JDK 24+. */
+	/**
+	 * Parks while its class is being initialized, which pins a virtual thread even on JDK
+	 * 24+.
+	 */
 	static final class PinsItsCarrier {
 
 		static {

@@ -22,8 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A waiter whose own Redis attempt fails, with an exception or an {@link Error}, leaves the queue
- * at once: no releasing holder hands it the lock afterwards, and the waiters behind it move up.
+ * A waiter whose own Redis attempt fails, with an exception or an {@link Error}, leaves
+ * the queue at once: no releasing holder hands it the lock afterwards, and the waiters
+ * behind it move up.
  */
 class WaiterExitTests {
 
@@ -38,7 +39,8 @@ class WaiterExitTests {
 		ScriptInterceptingTemplate template = new ScriptInterceptingTemplate(this.clients.newConnectionFactory());
 		RedisLockService service = new RedisLockService(template, RedisLockSettings.defaults());
 		RedisLockService other = this.clients.newService();
-		// A release lands in the failing waiter's window in about 1 of 200 iterations on the unfixed code.
+		// A release lands in the failing waiter's window in about 1 of 200 iterations on
+		// the unfixed code.
 		int iterations = 1500;
 		AtomicInteger waiterFailures = new AtomicInteger();
 		try {
@@ -50,7 +52,8 @@ class WaiterExitTests {
 				AtomicBoolean waiterThrowing = new AtomicBoolean();
 				AtomicReference<Throwable> holderOutcome = new AtomicReference<>();
 				AtomicReference<Throwable> waiterOutcome = new AtomicReference<>();
-				// Y: its acquire is applied in Redis, but it becomes the local holder only once W attempts too.
+				// Y: its acquire is applied in Redis, but it becomes the local holder
+				// only once W attempts too.
 				Thread holder = new Thread(() -> {
 					try {
 						LockHandle handle = service.tryLock(lockId, Duration.ZERO, null).orElseThrow();
@@ -69,7 +72,8 @@ class WaiterExitTests {
 					spinUntil(waiterAttempting::get);
 					return reply;
 				});
-				// W: queued behind Y's acquire; its own attempt fails, and Y releases 0-4µs after the throw.
+				// W: queued behind Y's acquire; its own attempt fails, and Y releases
+				// 0-4µs after the throw.
 				Thread waiter = new Thread(() -> {
 					try {
 						service.tryLock(lockId, Duration.ofSeconds(5), null).ifPresent(LockHandle::close);
@@ -79,11 +83,13 @@ class WaiterExitTests {
 					}
 				}, "waiter-" + i);
 				AtomicInteger waiterAttempts = new AtomicInteger();
-				// Made in advance: filling in a stack trace would take longer than the release.
+				// Made in advance: filling in a stack trace would take longer than the
+				// release.
 				QueryTimeoutException timeout = new QueryTimeoutException("Injected: command timed out");
 				template.intercept(waiter, LockScripts.ACQUIRE, (proceed) -> {
 					if (waiterAttempts.incrementAndGet() == 1) {
-						// Arriving while Y's acquire is in flight: Redis refuses, W queues up.
+						// Arriving while Y's acquire is in flight: Redis refuses, W
+						// queues up.
 						return proceed.get();
 					}
 					waiterAttempting.set(true);
@@ -99,7 +105,8 @@ class WaiterExitTests {
 				assertThat(holder.isAlive()).isFalse();
 				assertThat(waiter.isAlive()).isFalse();
 				assertThat(holderOutcome.get()).as("holder in iteration %d", i).isNull();
-				assertThat(waiterOutcome.get()).as("waiter in iteration %d", i).isInstanceOf(QueryTimeoutException.class);
+				assertThat(waiterOutcome.get()).as("waiter in iteration %d", i)
+					.isInstanceOf(QueryTimeoutException.class);
 				waiterFailures.incrementAndGet();
 				// Nobody holds the lock: no hand-over went to the waiter that left.
 				assertThat(other.isLocked(lockId)).as("lock key left in Redis in iteration %d", i).isFalse();
@@ -195,7 +202,9 @@ class WaiterExitTests {
 		}
 	}
 
-	/** Busy-waits, so the other thread's next step follows within microseconds; bounded. */
+	/**
+	 * Busy-waits, so the other thread's next step follows within microseconds; bounded.
+	 */
 	private static void spinUntil(BooleanSupplier condition) {
 		long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
 		while (!condition.getAsBoolean() && System.nanoTime() - end < 0) {
@@ -203,7 +212,10 @@ class WaiterExitTests {
 		}
 	}
 
-	/** An {@link Error} from inside the lock's own Redis attempt, as an {@code OutOfMemoryError} would be. */
+	/**
+	 * An {@link Error} from inside the lock's own Redis attempt, as an
+	 * {@code OutOfMemoryError} would be.
+	 */
 	private static final class InjectedError extends Error {
 
 		InjectedError() {

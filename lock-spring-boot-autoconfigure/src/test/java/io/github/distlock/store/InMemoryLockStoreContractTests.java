@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * The {@link LockStore} contract on an {@link InMemoryLockStore} whose clock stands still until a
- * test lets a lease run out.
+ * The {@link LockStore} contract on an {@link InMemoryLockStore} whose clock stands still
+ * until a test lets a lease run out.
  */
 class InMemoryLockStoreContractTests extends LockStoreContractTests {
 

@@ -12,8 +12,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
- * What the in-memory store does beyond the {@link LockStoreContractTests contract}: bounded memory,
- * leases on its clock, synchronous announcements, clear errors for bad arguments.
+ * What the in-memory store does beyond the {@link LockStoreContractTests contract}:
+ * bounded memory, leases on its clock, synchronous announcements, clear errors for bad
+ * arguments.
  */
 class InMemoryLockStoreTests {
 
@@ -132,8 +133,7 @@ class InMemoryLockStoreTests {
 			.withMessage("lockId must not be null or empty, but was ");
 		assertThatIllegalArgumentException().isThrownBy(() -> new InMemoryLockStore(null))
 			.withMessage("clock must not be null");
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> new InMemoryLockStore(this.clock, Duration.ZERO))
+		assertThatIllegalArgumentException().isThrownBy(() -> new InMemoryLockStore(this.clock, Duration.ZERO))
 			.withMessage("fencingRetention must be at least 1ms, but was PT0S");
 		assertThatIllegalArgumentException().isThrownBy(() -> this.store.subscribe(null))
 			.withMessage("listener must not be null");

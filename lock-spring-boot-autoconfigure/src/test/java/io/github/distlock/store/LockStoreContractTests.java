@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The {@link LockStore} contract, as its Javadoc states it, for every store: a subclass creates
- * the store and makes leases and the store's memory of a key run out.
+ * The {@link LockStore} contract, as its Javadoc states it, for every store: a subclass
+ * creates the store and makes leases and the store's memory of a key run out.
  */
 public abstract class LockStoreContractTests {
 
@@ -34,20 +34,22 @@ public abstract class LockStoreContractTests {
 	private String key;
 
 	/**
-	 * A store for one test, with no locks held; Redis-backed stores start from an empty server.
+	 * A store for one test, with no locks held; Redis-backed stores start from an empty
+	 * server.
 	 * @return the store
 	 */
 	protected abstract LockStore createStore();
 
 	/**
-	 * Makes the lease of the current holder of {@code key} run out (the holder does not release).
+	 * Makes the lease of the current holder of {@code key} run out (the holder does not
+	 * release).
 	 * @param key the lock's key
 	 */
 	protected abstract void letLeaseRunOut(String key);
 
 	/**
-	 * Makes the lease of {@code key} and the store's memory of it (the fencing retention) run out,
-	 * as they do after the retention has passed.
+	 * Makes the lease of {@code key} and the store's memory of it (the fencing retention)
+	 * run out, as they do after the retention has passed.
 	 * @param key the lock's key
 	 */
 	protected abstract void forgetKey(String key);
@@ -146,9 +148,8 @@ public abstract class LockStoreContractTests {
 		String holder = owner();
 		String successor = owner();
 		long first = acquired(holder, LONG_LEASE);
-		assertThat(this.store.handOver(this.key, holder, successor, 1_000, true))
-			.isInstanceOfSatisfying(Acquired.class,
-					(acquired) -> assertThat(acquired.fencingToken()).isGreaterThan(first));
+		assertThat(this.store.handOver(this.key, holder, successor, 1_000, true)).isInstanceOfSatisfying(Acquired.class,
+				(acquired) -> assertThat(acquired.fencingToken()).isGreaterThan(first));
 		assertThat(this.store.remainingLeaseMillis(this.key)).isBetween(1L, 1_000L);
 		assertThat(this.store.acquire(this.key, owner(), LONG_LEASE)).isInstanceOf(HeldByOther.class);
 		assertThat(this.store.release(this.key, holder)).isEqualTo(NotOwned.INSTANCE);
@@ -364,7 +365,8 @@ public abstract class LockStoreContractTests {
 						if (inside.incrementAndGet() != 1) {
 							overlaps.incrementAndGet();
 						}
-						sections[0]++; // unsynchronized on purpose: only the lock protects it
+						sections[0]++; // unsynchronized on purpose: only the lock
+										// protects it
 						inside.decrementAndGet();
 						assertThat(this.store.release(this.key, owner)).isEqualTo(Released.INSTANCE);
 						done++;
@@ -381,8 +383,8 @@ public abstract class LockStoreContractTests {
 			pool.shutdownNow();
 		}
 		System.out.println(getClass().getSimpleName() + " race: " + threads + " threads x " + sectionsPerThread
-				+ " critical sections, " + sections[0] + " counted, " + overlaps.get() + " overlaps, "
-				+ refusals.get() + " refused acquires");
+				+ " critical sections, " + sections[0] + " counted, " + overlaps.get() + " overlaps, " + refusals.get()
+				+ " refused acquires");
 		assertThat(overlaps.get()).isZero();
 		assertThat(sections[0]).isEqualTo(threads * sectionsPerThread);
 	}

@@ -11,45 +11,45 @@ import org.junit.jupiter.api.Test;
 
 class RedisBinaryTests {
 
-    @AfterEach
-    void clearProperties() {
-        System.clearProperty(RedisBinary.BINARY_PATH_PROPERTY);
-        System.clearProperty(RedisBinary.PREFER_EMBEDDED_PROPERTY);
-    }
+	@AfterEach
+	void clearProperties() {
+		System.clearProperty(RedisBinary.BINARY_PATH_PROPERTY);
+		System.clearProperty(RedisBinary.PREFER_EMBEDDED_PROPERTY);
+	}
 
-    @Test
-    void embeddedBinaryIsExtractedOnceAndServes() {
-        assumeTrue(RedisBinary.embeddedBinaryRunsHere(), "the bundled redis-server is linux-amd64 only");
-        System.setProperty(RedisBinary.PREFER_EMBEDDED_PROPERTY, "true");
+	@Test
+	void embeddedBinaryIsExtractedOnceAndServes() {
+		assumeTrue(RedisBinary.embeddedBinaryRunsHere(), "the bundled redis-server is linux-amd64 only");
+		System.setProperty(RedisBinary.PREFER_EMBEDDED_PROPERTY, "true");
 
-        Path binary = RedisServer.binary();
+		Path binary = RedisServer.binary();
 
-        assertThat(binary.getParent().getFileName().toString()).startsWith("distlock-redis-");
-        assertThat(binary.getParent().getParent()).isEqualTo(Path.of(System.getProperty("java.io.tmpdir")));
-        assertThat(Files.isExecutable(binary)).isTrue();
-        assertThat(RedisServer.binary()).isEqualTo(binary);
-        try (RedisServer redis = RedisServer.start()) {
-            assertThat(redis.command("INFO", "server")).contains("redis_version:6.2.");
-            assertThat(redis.command("SET", "k", "v")).isEqualTo("OK");
-            assertThat(redis.command("GET", "k")).isEqualTo("v");
-        }
-    }
+		assertThat(binary.getParent().getFileName().toString()).startsWith("distlock-redis-");
+		assertThat(binary.getParent().getParent()).isEqualTo(Path.of(System.getProperty("java.io.tmpdir")));
+		assertThat(Files.isExecutable(binary)).isTrue();
+		assertThat(RedisServer.binary()).isEqualTo(binary);
+		try (RedisServer redis = RedisServer.start()) {
+			assertThat(redis.command("INFO", "server")).contains("redis_version:6.2.");
+			assertThat(redis.command("SET", "k", "v")).isEqualTo("OK");
+			assertThat(redis.command("GET", "k")).isEqualTo("v");
+		}
+	}
 
-    @Test
-    void explicitBinaryPropertyWins() {
-        Path onPath = RedisServer.binary();
-        System.setProperty(RedisBinary.PREFER_EMBEDDED_PROPERTY, "true");
-        System.setProperty(RedisBinary.BINARY_PATH_PROPERTY, onPath.toString());
+	@Test
+	void explicitBinaryPropertyWins() {
+		Path onPath = RedisServer.binary();
+		System.setProperty(RedisBinary.PREFER_EMBEDDED_PROPERTY, "true");
+		System.setProperty(RedisBinary.BINARY_PATH_PROPERTY, onPath.toString());
 
-        assertThat(RedisServer.binary()).isEqualTo(onPath);
-    }
+		assertThat(RedisServer.binary()).isEqualTo(onPath);
+	}
 
-    @Test
-    void explicitBinaryPropertyMustPointAtAnExecutable() {
-        System.setProperty(RedisBinary.BINARY_PATH_PROPERTY, "/no/such/redis-server");
+	@Test
+	void explicitBinaryPropertyMustPointAtAnExecutable() {
+		System.setProperty(RedisBinary.BINARY_PATH_PROPERTY, "/no/such/redis-server");
 
-        assertThatThrownBy(RedisServer::binary)
-                .isInstanceOf(RedisServerException.class)
-                .hasMessageContaining("/no/such/redis-server");
-    }
+		assertThatThrownBy(RedisServer::binary).isInstanceOf(RedisServerException.class)
+			.hasMessageContaining("/no/such/redis-server");
+	}
+
 }

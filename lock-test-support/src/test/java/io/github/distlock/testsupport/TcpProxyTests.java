@@ -15,79 +15,84 @@ import org.junit.jupiter.api.Test;
 
 class TcpProxyTests {
 
-    @Test
-    void forwardsAndHoldsBytesWithoutLosingThem() throws Exception {
-        ExecutorService pool = Executors.newSingleThreadExecutor();
-        try (RedisServer redis = RedisServer.start(); TcpProxy proxy = TcpProxy.to(redis);
-                RespConnection connection = RespConnection.open(proxy.host(), proxy.port(), Duration.ofSeconds(10))) {
-            assertThat(connection.call("SET", "k", "1")).isEqualTo("OK");
+	@Test
+	void forwardsAndHoldsBytesWithoutLosingThem() throws Exception {
+		ExecutorService pool = Executors.newSingleThreadExecutor();
+		try (RedisServer redis = RedisServer.start();
+				TcpProxy proxy = TcpProxy.to(redis);
+				RespConnection connection = RespConnection.open(proxy.host(), proxy.port(), Duration.ofSeconds(10))) {
+			assertThat(connection.call("SET", "k", "1")).isEqualTo("OK");
 
-            proxy.blackHole();
-            Future<Object> held = pool.submit(() -> connection.call("INCR", "k"));
-            assertThatThrownBy(() -> held.get(300, TimeUnit.MILLISECONDS))
-                    .isInstanceOf(java.util.concurrent.TimeoutException.class);
-            assertThat(redis.command("GET", "k")).as("request held back").isEqualTo("1");
-            proxy.heal();
-            assertThat(held.get(10, TimeUnit.SECONDS)).isEqualTo(2L);
+			proxy.blackHole();
+			Future<Object> held = pool.submit(() -> connection.call("INCR", "k"));
+			assertThatThrownBy(() -> held.get(300, TimeUnit.MILLISECONDS))
+				.isInstanceOf(java.util.concurrent.TimeoutException.class);
+			assertThat(redis.command("GET", "k")).as("request held back").isEqualTo("1");
+			proxy.heal();
+			assertThat(held.get(10, TimeUnit.SECONDS)).isEqualTo(2L);
 
-            proxy.holdReplies();
-            Future<Object> replyHeld = pool.submit(() -> connection.call("INCR", "k"));
-            assertThat(awaitValue(redis, "3")).as("request reached Redis").isTrue();
-            assertThat(replyHeld.isDone()).isFalse();
-            proxy.heal();
-            assertThat(replyHeld.get(10, TimeUnit.SECONDS)).isEqualTo(3L);
-        } finally {
-            pool.shutdownNow();
-        }
-    }
+			proxy.holdReplies();
+			Future<Object> replyHeld = pool.submit(() -> connection.call("INCR", "k"));
+			assertThat(awaitValue(redis, "3")).as("request reached Redis").isTrue();
+			assertThat(replyHeld.isDone()).isFalse();
+			proxy.heal();
+			assertThat(replyHeld.get(10, TimeUnit.SECONDS)).isEqualTo(3L);
+		}
+		finally {
+			pool.shutdownNow();
+		}
+	}
 
-    @Test
-    void resetsOpenConnectionsAndRefusesNewOnesUntilHealed() throws Exception {
-        try (RedisServer redis = RedisServer.start(); TcpProxy proxy = TcpProxy.to(redis)) {
-            RespConnection connection = RespConnection.open(proxy.host(), proxy.port(), Duration.ofSeconds(5));
-            assertThat(connection.call("PING")).isEqualTo("PONG");
-            proxy.refuseConnections();
-            proxy.resetConnections();
-            assertThatThrownBy(() -> connection.call("PING")).isInstanceOf(IOException.class);
-            connection.close();
-            assertThatThrownBy(() -> {
-                try (RespConnection refused = RespConnection.open(proxy.host(), proxy.port(), Duration.ofSeconds(5))) {
-                    refused.call("PING");
-                }
-            }).isInstanceOf(IOException.class).isNotInstanceOf(SocketTimeoutException.class);
-            proxy.heal();
-            try (RespConnection healed = RespConnection.open(proxy.host(), proxy.port(), Duration.ofSeconds(5))) {
-                assertThat(healed.call("PING")).isEqualTo("PONG");
-            }
-            assertThat(proxy.connectionsAccepted()).isEqualTo(3);
-        }
-    }
+	@Test
+	void resetsOpenConnectionsAndRefusesNewOnesUntilHealed() throws Exception {
+		try (RedisServer redis = RedisServer.start(); TcpProxy proxy = TcpProxy.to(redis)) {
+			RespConnection connection = RespConnection.open(proxy.host(), proxy.port(), Duration.ofSeconds(5));
+			assertThat(connection.call("PING")).isEqualTo("PONG");
+			proxy.refuseConnections();
+			proxy.resetConnections();
+			assertThatThrownBy(() -> connection.call("PING")).isInstanceOf(IOException.class);
+			connection.close();
+			assertThatThrownBy(() -> {
+				try (RespConnection refused = RespConnection.open(proxy.host(), proxy.port(), Duration.ofSeconds(5))) {
+					refused.call("PING");
+				}
+			}).isInstanceOf(IOException.class).isNotInstanceOf(SocketTimeoutException.class);
+			proxy.heal();
+			try (RespConnection healed = RespConnection.open(proxy.host(), proxy.port(), Duration.ofSeconds(5))) {
+				assertThat(healed.call("PING")).isEqualTo("PONG");
+			}
+			assertThat(proxy.connectionsAccepted()).isEqualTo(3);
+		}
+	}
 
-    @Test
-    void addsLatencyInBothDirections() throws Exception {
-        try (RedisServer redis = RedisServer.start(); TcpProxy proxy = TcpProxy.to(redis);
-                RespConnection connection = RespConnection.open(proxy.host(), proxy.port(), Duration.ofSeconds(10))) {
-            proxy.latency(Duration.ofMillis(200));
-            long start = System.nanoTime();
-            assertThat(connection.call("PING")).isEqualTo("PONG");
-            // A lower bound only: each direction waits at least the latency.
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(400));
-            proxy.latency(Duration.ZERO);
-            assertThat(connection.call("PING")).isEqualTo("PONG");
-        }
-    }
+	@Test
+	void addsLatencyInBothDirections() throws Exception {
+		try (RedisServer redis = RedisServer.start();
+				TcpProxy proxy = TcpProxy.to(redis);
+				RespConnection connection = RespConnection.open(proxy.host(), proxy.port(), Duration.ofSeconds(10))) {
+			proxy.latency(Duration.ofMillis(200));
+			long start = System.nanoTime();
+			assertThat(connection.call("PING")).isEqualTo("PONG");
+			// A lower bound only: each direction waits at least the latency.
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(400));
+			proxy.latency(Duration.ZERO);
+			assertThat(connection.call("PING")).isEqualTo("PONG");
+		}
+	}
 
-    private static boolean awaitValue(RedisServer redis, String expected) throws InterruptedException {
-        for (int i = 0; i < 500; i++) {
-            try {
-                if (expected.equals(redis.command("GET", "k"))) {
-                    return true;
-                }
-            } catch (UncheckedIOException e) {
-                // try again
-            }
-            Thread.sleep(10);
-        }
-        return false;
-    }
+	private static boolean awaitValue(RedisServer redis, String expected) throws InterruptedException {
+		for (int i = 0; i < 500; i++) {
+			try {
+				if (expected.equals(redis.command("GET", "k"))) {
+					return true;
+				}
+			}
+			catch (UncheckedIOException e) {
+				// try again
+			}
+			Thread.sleep(10);
+		}
+		return false;
+	}
+
 }

@@ -29,10 +29,11 @@ import org.h2.tools.Server;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Everything the demo runs: an H2 TCP server holding the shared in-memory database, a Redis (the configured one
- * if it answers, otherwise a {@code redis-server} started here) and several instances of the application, each
- * its own JVM. {@link #close()} stops all of it that this class started, in reverse order; it is idempotent and
- * safe to call from a shutdown hook.
+ * Everything the demo runs: an H2 TCP server holding the shared in-memory database, a
+ * Redis (the configured one if it answers, otherwise a {@code redis-server} started here)
+ * and several instances of the application, each its own JVM. {@link #close()} stops all
+ * of it that this class started, in reverse order; it is idempotent and safe to call from
+ * a shutdown hook.
  */
 public final class DemoCluster implements AutoCloseable {
 
@@ -62,8 +63,10 @@ public final class DemoCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Starts the database, Redis if needed, and the instances, and waits until every instance is healthy.
-	 * @throws IllegalStateException if something cannot be started; whatever was started is stopped again
+	 * Starts the database, Redis if needed, and the instances, and waits until every
+	 * instance is healthy.
+	 * @throws IllegalStateException if something cannot be started; whatever was started
+	 * is stopped again
 	 */
 	public static DemoCluster start(Settings settings, PrintStream out) throws InterruptedException {
 		DemoCluster cluster = new DemoCluster(out);
@@ -118,13 +121,16 @@ public final class DemoCluster implements AutoCloseable {
 		}
 	}
 
-	/** Serves a fresh in-memory database over TCP, with the schema the instances expect. */
+	/**
+	 * Serves a fresh in-memory database over TCP, with the schema the instances expect.
+	 */
 	private int startDatabase() {
 		try {
 			this.keepDatabaseOpen = DriverManager.getConnection("jdbc:h2:mem:" + DATABASE + ";DB_CLOSE_DELAY=-1", "sa",
 					"");
-			try (Reader schema = new InputStreamReader(Objects.requireNonNull(
-					SampleApplication.class.getResourceAsStream("/schema-h2.sql"), "schema-h2.sql on the classpath"),
+			try (Reader schema = new InputStreamReader(
+					Objects.requireNonNull(SampleApplication.class.getResourceAsStream("/schema-h2.sql"),
+							"schema-h2.sql on the classpath"),
 					StandardCharsets.UTF_8)) {
 				RunScript.execute(this.keepDatabaseOpen, schema);
 			}
@@ -224,11 +230,14 @@ public final class DemoCluster implements AutoCloseable {
 
 	/**
 	 * What to start.
+	 *
 	 * @param instances how many application instances
-	 * @param redis the Redis to use; {@code null} to use the default address if a Redis answers there and to
-	 * start one otherwise
-	 * @param startRedis start a {@code redis-server} on a free port, whatever answers elsewhere
-	 * @param command how to start one instance (java, JVM options, jar or class path and main class)
+	 * @param redis the Redis to use; {@code null} to use the default address if a Redis
+	 * answers there and to start one otherwise
+	 * @param startRedis start a {@code redis-server} on a free port, whatever answers
+	 * elsewhere
+	 * @param command how to start one instance (java, JVM options, jar or class path and
+	 * main class)
 	 * @param instanceArguments more application arguments for every instance
 	 * @param workDirectory where the instances' logs go
 	 */
@@ -248,14 +257,15 @@ public final class DemoCluster implements AutoCloseable {
 		}
 
 		/**
-		 * The command that runs this application in a new JVM: {@code java -jar} when it was started from a jar,
-		 * otherwise its class path and main class.
+		 * The command that runs this application in a new JVM: {@code java -jar} when it
+		 * was started from a jar, otherwise its class path and main class.
 		 * @param jar the application jar, or {@code null} to use this JVM's class path
 		 */
 		public static List<String> javaCommand(@Nullable Path jar) {
 			List<String> command = new ArrayList<>();
 			command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-			// Small, quick-starting JVMs: the race is bounded by the lock, not by the JIT.
+			// Small, quick-starting JVMs: the race is bounded by the lock, not by the
+			// JIT.
 			command.addAll(List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
 			String classPath = System.getProperty("java.class.path", "");
 			if (jar == null && classPath.endsWith(".jar") && !classPath.contains(java.io.File.pathSeparator)) {

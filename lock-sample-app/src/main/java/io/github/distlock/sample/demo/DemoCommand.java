@@ -16,9 +16,10 @@ import io.github.distlock.sample.race.RaceRunner;
 import io.github.distlock.sample.shop.ProductState;
 
 /**
- * {@code java -jar lock-sample-app.jar --demo}: the seed article's experiment against several instances. Starts
- * them, runs the 200-buyer race without a lock, with it and fenced, prints the comparison table and stops
- * everything it started. Exits 0 only if the locked and fenced races were exact.
+ * {@code java -jar lock-sample-app.jar --demo}: the seed article's experiment against
+ * several instances. Starts them, runs the 200-buyer race without a lock, with it and
+ * fenced, prints the comparison table and stops everything it started. Exits 0 only if
+ * the locked and fenced races were exact.
  */
 public final class DemoCommand {
 
@@ -31,7 +32,10 @@ public final class DemoCommand {
 	/** Exit status for bad options. */
 	static final int EXIT_USAGE = 2;
 
-	/** Exit status when the demo could not run (an instance did not start, a race did not finish). */
+	/**
+	 * Exit status when the demo could not run (an instance did not start, a race did not
+	 * finish).
+	 */
 	static final int EXIT_FAILED = 3;
 
 	private final DemoOptions options;
@@ -82,9 +86,10 @@ public final class DemoCommand {
 		Path workDirectory = (this.options.workDirectory() != null) ? this.options.workDirectory()
 				: Files.createTempDirectory("distlock-demo-");
 		DemoCluster.Settings settings = new DemoCluster.Settings(this.options.instances(), this.options.redis(),
-				this.options.startRedis(),
-				DemoCluster.Settings.javaCommand(this.options.jar()), List.of(), workDirectory);
-		// Closing it also runs as a shutdown hook: Ctrl-C stops the instances, Redis and the database too.
+				this.options.startRedis(), DemoCluster.Settings.javaCommand(this.options.jar()), List.of(),
+				workDirectory);
+		// Closing it also runs as a shutdown hook: Ctrl-C stops the instances, Redis and
+		// the database too.
 		DemoCluster cluster = DemoCluster.start(settings, this.out);
 		try {
 			List<RaceResult> results = race(cluster);
@@ -117,9 +122,8 @@ public final class DemoCommand {
 					+ " instances (GET /product/buy?lock=" + mode.code() + ")");
 			RaceResult result = runner.run(mode, urls, this.options.buyers(), this.options.stock(),
 					new ProgressPrinter());
-			this.out.println("  " + result.verdict() + " Bought per instance: " + result.boughtPerInstance().stream()
-				.map((tally) -> tally.url() + "=" + tally.bought())
-				.toList());
+			this.out.println("  " + result.verdict() + " Bought per instance: "
+					+ result.boughtPerInstance().stream().map((tally) -> tally.url() + "=" + tally.bought()).toList());
 			results.add(result);
 		}
 		return results;
@@ -151,15 +155,17 @@ public final class DemoCommand {
 	}
 
 	private void keepRunning(DemoCluster cluster) throws InterruptedException {
-		this.out.println("Dashboard: " + cluster.urls().get(0) + "/  (other instances: " + cluster.urls()
-			.subList(1, cluster.urls().size()) + ")");
+		this.out.println("Dashboard: " + cluster.urls().get(0) + "/  (other instances: "
+				+ cluster.urls().subList(1, cluster.urls().size()) + ")");
 		this.out.println("Press Ctrl-C to stop the instances.");
-		// Returns only when interrupted; Ctrl-C runs the shutdown hook, which stops the cluster.
+		// Returns only when interrupted; Ctrl-C runs the shutdown hook, which stops the
+		// cluster.
 		new CountDownLatch(1).await();
 	}
 
 	/**
-	 * A progress bar, redrawn in place on a terminal and printed at most once per tenth otherwise.
+	 * A progress bar, redrawn in place on a terminal and printed at most once per tenth
+	 * otherwise.
 	 */
 	private final class ProgressPrinter implements RaceRunner.Progress {
 
@@ -177,9 +183,8 @@ public final class DemoCommand {
 			}
 			this.lastTenth = tenth;
 			int filled = answered * WIDTH / buyers;
-			String line = String.format("  [%s%s] %3d/%d answered, stock %d, purchase records %d",
-					"#".repeat(filled), ".".repeat(WIDTH - filled), answered, buyers, state.amount(),
-					state.purchases());
+			String line = String.format("  [%s%s] %3d/%d answered, stock %d, purchase records %d", "#".repeat(filled),
+					".".repeat(WIDTH - filled), answered, buyers, state.amount(), state.purchases());
 			if (this.terminal) {
 				DemoCommand.this.out.print("\r" + line + ((answered == buyers) ? System.lineSeparator() : ""));
 			}

@@ -8,14 +8,18 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The demo's command-line options.
+ *
  * @param keepRunning keep the instances running after the races, until Ctrl-C
  * @param instances how many instances to start
  * @param buyers concurrent buyers per race
  * @param stock stock before each race
  * @param redis the Redis to use, or {@code null} for the default address or a started one
- * @param startRedis start a {@code redis-server} for the demo even if one answers at the default address
- * @param jar the application jar to start instances from, or {@code null} for this JVM's own
- * @param workDirectory where instance logs go, or {@code null} for a new temporary directory
+ * @param startRedis start a {@code redis-server} for the demo even if one answers at the
+ * default address
+ * @param jar the application jar to start instances from, or {@code null} for this JVM's
+ * own
+ * @param workDirectory where instance logs go, or {@code null} for a new temporary
+ * directory
  * @param help print the usage and do nothing else
  */
 record DemoOptions(boolean keepRunning, int instances, int buyers, int stock, @Nullable RedisAddress redis,

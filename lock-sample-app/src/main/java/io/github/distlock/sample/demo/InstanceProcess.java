@@ -48,8 +48,7 @@ final class InstanceProcess {
 		full.add("--server.port=" + port);
 		full.add("--sample.instance-name=" + name);
 		full.addAll(arguments);
-		ProcessBuilder builder = new ProcessBuilder(full).redirectErrorStream(true)
-			.redirectOutput(logFile.toFile());
+		ProcessBuilder builder = new ProcessBuilder(full).redirectErrorStream(true).redirectOutput(logFile.toFile());
 		try {
 			return new InstanceProcess(name, URI.create("http://127.0.0.1:" + port), logFile, builder.start());
 		}
@@ -72,7 +71,8 @@ final class InstanceProcess {
 
 	/**
 	 * Waits until the instance reports itself healthy (database and Redis reachable).
-	 * @throws IllegalStateException with the end of its log if it exits or is not ready in time
+	 * @throws IllegalStateException with the end of its log if it exits or is not ready
+	 * in time
 	 */
 	void awaitReady(HttpClient http, Duration timeout) throws InterruptedException {
 		HttpRequest health = HttpRequest.newBuilder(this.url.resolve("/actuator/health"))

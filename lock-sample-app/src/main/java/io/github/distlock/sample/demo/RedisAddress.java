@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Where a Redis server listens.
+ *
  * @param host host name or address
  * @param port TCP port
  */
@@ -57,7 +58,8 @@ public record RedisAddress(String host, int port) {
 			OutputStream out = socket.getOutputStream();
 			out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
 			out.flush();
-			BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
+			BufferedReader in = new BufferedReader(
+					new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
 			return "+PONG".equals(in.readLine());
 		}
 		catch (IOException ex) {

@@ -13,11 +13,12 @@ import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Reads one instance's lock wait and hold times from its Actuator, the way an operator would: {@code GET
+ * Reads one instance's lock wait and hold times from its Actuator, the way an operator
+ * would: {@code GET
  * /actuator/metrics/distlock.acquire?tag=name:stock&tag=outcome:acquired}, {@code GET
- * /actuator/metrics/distlock.hold?tag=name:stock} and {@code GET /actuator/locks}. The numbers are the
- * instance's own meters, passed on unchanged except for seconds to milliseconds and the mean
- * ({@code TOTAL_TIME / COUNT}).
+ * /actuator/metrics/distlock.hold?tag=name:stock} and {@code GET /actuator/locks}. The
+ * numbers are the instance's own meters, passed on unchanged except for seconds to
+ * milliseconds and the mean ({@code TOTAL_TIME / COUNT}).
  */
 public final class LockStatsReader {
 
@@ -31,7 +32,10 @@ public final class LockStatsReader {
 
 	static final String LOCKS_PATH = "/actuator/locks";
 
-	/** Like the state, the dashboard's polling must not hang on an instance that stopped answering. */
+	/**
+	 * Like the state, the dashboard's polling must not hang on an instance that stopped
+	 * answering.
+	 */
 	private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
 	private final HttpClient http;
@@ -40,7 +44,8 @@ public final class LockStatsReader {
 
 	public LockStatsReader(HttpClient http) {
 		this.http = http;
-		// Actuator's answers carry more than the dashboard reads (availableTags, description, ...).
+		// Actuator's answers carry more than the dashboard reads (availableTags,
+		// description, ...).
 		this.json = JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
 	}
 
@@ -52,7 +57,8 @@ public final class LockStatsReader {
 	/**
 	 * What one instance's Actuator reports about the lock {@code stock}.
 	 * @param target the instance's base URL
-	 * @return its wait and hold times, {@code null} each until its first acquisition, and the locks it holds
+	 * @return its wait and hold times, {@code null} each until its first acquisition, and
+	 * the locks it holds
 	 * @throws RaceFailedException if it does not answer or answers anything unexpected
 	 */
 	public LockStats read(URI target) {
@@ -60,7 +66,10 @@ public final class LockStatsReader {
 				this.json.readValue(get(target, LOCKS_PATH, false), HeldLocks.class).locks());
 	}
 
-	/** A timer's statistics; {@code null} on 404: Micrometer registers a timer with its first recording. */
+	/**
+	 * A timer's statistics; {@code null} on 404: Micrometer registers a timer with its
+	 * first recording.
+	 */
 	private @Nullable Timing timing(URI target, String path) {
 		String body = get(target, path, true);
 		if (body == null) {
@@ -100,26 +109,34 @@ public final class LockStatsReader {
 	}
 
 	/**
-	 * The lock {@code stock} on one instance, since it started (locked and fenced purchases both take it).
-	 * @param waitTime time to acquire it, of the acquisitions that got it; {@code null} before the first
-	 * @param holdTime time from acquisition to release, released or lost; {@code null} before the first release
-	 * @param held the locks this instance holds now, as {@code /actuator/locks} lists them
+	 * The lock {@code stock} on one instance, since it started (locked and fenced
+	 * purchases both take it).
+	 *
+	 * @param waitTime time to acquire it, of the acquisitions that got it; {@code null}
+	 * before the first
+	 * @param holdTime time from acquisition to release, released or lost; {@code null}
+	 * before the first release
+	 * @param held the locks this instance holds now, as {@code /actuator/locks} lists
+	 * them
 	 */
 	public record LockStats(@Nullable Timing waitTime, @Nullable Timing holdTime, List<HeldLock> held) {
 	}
 
 	/**
 	 * One Micrometer timer, as {@code /actuator/metrics} reports it.
+	 *
 	 * @param count recordings
 	 * @param meanMillis {@code TOTAL_TIME / COUNT}, in milliseconds
-	 * @param maxMillis {@code MAX} in milliseconds: Micrometer's decaying maximum, the largest recording of the
-	 * last few minutes (0 once none was recorded for a while)
+	 * @param maxMillis {@code MAX} in milliseconds: Micrometer's decaying maximum, the
+	 * largest recording of the last few minutes (0 once none was recorded for a while)
 	 */
 	public record Timing(long count, double meanMillis, double maxMillis) {
 	}
 
 	/**
-	 * One lock held by an instance, the part of {@code /actuator/locks} the dashboard shows.
+	 * One lock held by an instance, the part of {@code /actuator/locks} the dashboard
+	 * shows.
+	 *
 	 * @param name the {@code @DistributedLock} name, {@code null} for programmatic locks
 	 * @param lockId the lock id
 	 * @param fencingToken the fencing token of the hold

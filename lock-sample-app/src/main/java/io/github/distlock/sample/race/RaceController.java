@@ -23,8 +23,8 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The dashboard's endpoints: run a race from this instance against itself and its peers, the last result per
- * mode, and every instance's view of the stock.
+ * The dashboard's endpoints: run a race from this instance against itself and its peers,
+ * the last result per mode, and every instance's view of the stock.
  */
 @RestController
 class RaceController {
@@ -55,7 +55,8 @@ class RaceController {
 			@RequestParam(name = "stock", defaultValue = "" + ProductController.INITIAL_STOCK) int stock) {
 		RaceMode raceMode = RaceMode.fromCode(mode);
 		if (!this.racing.tryLock()) {
-			return ResponseEntity.status(HttpStatus.CONFLICT).contentType(MediaType.TEXT_PLAIN)
+			return ResponseEntity.status(HttpStatus.CONFLICT)
+				.contentType(MediaType.TEXT_PLAIN)
 				.body("A race is already running on this instance");
 		}
 		try {
@@ -82,9 +83,10 @@ class RaceController {
 	}
 
 	/**
-	 * Every instance's view of the stock and its lock wait and hold times; an instance that does not answer is
-	 * reported as down. The dashboard is served by one instance but shows all of them: this instance reads its
-	 * peers' {@code /product/state} and Actuator server-side, so the browser talks to one origin only (no CORS
+	 * Every instance's view of the stock and its lock wait and hold times; an instance
+	 * that does not answer is reported as down. The dashboard is served by one instance
+	 * but shows all of them: this instance reads its peers' {@code /product/state} and
+	 * Actuator server-side, so the browser talks to one origin only (no CORS
 	 * configuration on the Actuator) and sees exactly what each instance reported.
 	 */
 	@GetMapping("/cluster")
@@ -132,6 +134,7 @@ class RaceController {
 
 	/**
 	 * One instance on the dashboard.
+	 *
 	 * @param url its base URL
 	 * @param self whether it is the instance serving the dashboard
 	 * @param up whether it answered

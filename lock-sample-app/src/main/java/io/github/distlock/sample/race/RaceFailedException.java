@@ -1,7 +1,8 @@
 package io.github.distlock.sample.race;
 
 /**
- * A race could not be run or finished: an instance could not be reached, or buyers were not answered in time.
+ * A race could not be run or finished: an instance could not be reached, or buyers were
+ * not answered in time.
  */
 public class RaceFailedException extends RuntimeException {
 

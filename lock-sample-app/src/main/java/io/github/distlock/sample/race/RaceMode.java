@@ -42,8 +42,8 @@ public enum RaceMode {
 			.filter((mode) -> mode.code.equals(code))
 			.findFirst()
 			.orElseThrow(() -> new IllegalArgumentException("mode must be one of "
-					+ Arrays.stream(values()).map(RaceMode::code).collect(Collectors.joining(", ")) + ", was '"
-					+ code + "'"));
+					+ Arrays.stream(values()).map(RaceMode::code).collect(Collectors.joining(", ")) + ", was '" + code
+					+ "'"));
 	}
 
 }

@@ -6,6 +6,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What one race left behind, in the terms of the article's comparison table.
+ *
  * @param mode how the buyers bought
  * @param label the mode's column title
  * @param buyers concurrent buyers
@@ -16,16 +17,17 @@ import org.jspecify.annotations.Nullable;
  * @param soldOut buyers answered {@code SOLD_OUT}
  * @param rejected buyers whose fenced write was refused as stale
  * @param failed buyers whose request failed (not answered 200)
- * @param boughtPerInstance buyers answered {@code BOUGHT} by each instance, in target order
+ * @param boughtPerInstance buyers answered {@code BOUGHT} by each instance, in target
+ * order
  * @param elapsedMillis from the start signal until the last buyer was answered
- * @param exact whether exactly {@code min(stock, buyers)} were sold, recorded and taken from stock, and no
- * request failed
+ * @param exact whether exactly {@code min(stock, buyers)} were sold, recorded and taken
+ * from stock, and no request failed
  * @param verdict one sentence on what happened
  * @param firstFailure the first failed request's error, if any
  */
 public record RaceResult(RaceMode mode, String label, int buyers, int stock, int surplus, long records, int bought,
-		int soldOut, int rejected, int failed, List<InstanceTally> boughtPerInstance, long elapsedMillis,
-		boolean exact, String verdict, @Nullable String firstFailure) {
+		int soldOut, int rejected, int failed, List<InstanceTally> boughtPerInstance, long elapsedMillis, boolean exact,
+		String verdict, @Nullable String firstFailure) {
 
 	static RaceResult of(RaceMode mode, int buyers, int stock, int surplus, long records, int bought, int soldOut,
 			int rejected, int failed, List<InstanceTally> boughtPerInstance, long elapsedMillis,
@@ -51,13 +53,17 @@ public record RaceResult(RaceMode mode, String label, int buyers, int stock, int
 				List.copyOf(boughtPerInstance), elapsedMillis, exact, verdict, firstFailure);
 	}
 
-	/** Whether more purchases were recorded than the stock had, or than the stock went down by. */
+	/**
+	 * Whether more purchases were recorded than the stock had, or than the stock went
+	 * down by.
+	 */
 	public boolean oversoldOrLostUpdates() {
 		return this.records > this.stock || this.records != (long) this.stock - this.surplus;
 	}
 
 	/**
 	 * How many buyers one instance served successfully.
+	 *
 	 * @param url the instance's base URL
 	 * @param bought its {@code BOUGHT} answers
 	 */

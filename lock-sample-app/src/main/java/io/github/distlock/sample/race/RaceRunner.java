@@ -23,9 +23,10 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Sends {@code buyers} concurrent purchases, round-robin over the instances, like the article's JMeter run: every
- * buyer thread is started and waiting before one signal releases them all. Only HTTP, so it runs in the demo
- * launcher as well as inside an instance for the dashboard.
+ * Sends {@code buyers} concurrent purchases, round-robin over the instances, like the
+ * article's JMeter run: every buyer thread is started and waiting before one signal
+ * releases them all. Only HTTP, so it runs in the demo launcher as well as inside an
+ * instance for the dashboard.
  */
 public final class RaceRunner {
 
@@ -36,7 +37,10 @@ public final class RaceRunner {
 
 	private static final Duration RACE_TIMEOUT = Duration.ofMinutes(5);
 
-	/** Reading the state must not hang the dashboard's polling on an instance that stopped answering. */
+	/**
+	 * Reading the state must not hang the dashboard's polling on an instance that stopped
+	 * answering.
+	 */
 	private static final Duration STATE_TIMEOUT = Duration.ofSeconds(10);
 
 	private static final Duration PROGRESS_INTERVAL = Duration.ofMillis(250);
@@ -58,10 +62,13 @@ public final class RaceRunner {
 
 	/**
 	 * Resets the stock on the instances, runs the race and reads what it left.
-	 * @param targets base URLs of the instances, buyer {@code i} goes to {@code targets[i % size]}
+	 * @param targets base URLs of the instances, buyer {@code i} goes to
+	 * {@code targets[i % size]}
 	 * @param progress told about every quarter second while buyers are outstanding
-	 * @throws IllegalArgumentException if {@code buyers}, {@code stock} or {@code targets} is out of range
-	 * @throws RaceFailedException if an instance cannot be reset or read, or the race does not finish in time
+	 * @throws IllegalArgumentException if {@code buyers}, {@code stock} or
+	 * {@code targets} is out of range
+	 * @throws RaceFailedException if an instance cannot be reset or read, or the race
+	 * does not finish in time
 	 */
 	public RaceResult run(RaceMode mode, List<URI> targets, int buyers, int stock, Progress progress) {
 		if (targets.isEmpty()) {
@@ -101,8 +108,8 @@ public final class RaceRunner {
 						go.await();
 						HttpResponse<String> response = this.http.send(get(uri), HttpResponse.BodyHandlers.ofString());
 						if (response.statusCode() != 200) {
-							throw new IOException("HTTP " + response.statusCode() + " from " + uri + ": "
-									+ response.body());
+							throw new IOException(
+									"HTTP " + response.statusCode() + " from " + uri + ": " + response.body());
 						}
 						switch (PurchaseOutcome.valueOf(response.body().trim())) {
 							case BOUGHT -> boughtPerTarget.incrementAndGet(targetIndex);
@@ -128,13 +135,14 @@ public final class RaceRunner {
 			long deadline = started + RACE_TIMEOUT.toNanos();
 			while (!answered.await(PROGRESS_INTERVAL.toMillis(), TimeUnit.MILLISECONDS)) {
 				if (System.nanoTime() > deadline) {
-					throw new RaceFailedException(answered.getCount() + " of " + buyers + " buyers were not answered within "
-							+ RACE_TIMEOUT.toSeconds() + "s");
+					throw new RaceFailedException(answered.getCount() + " of " + buyers
+							+ " buyers were not answered within " + RACE_TIMEOUT.toSeconds() + "s");
 				}
 				progressUpdate(progress, mode, buyers - (int) answered.getCount(), buyers, targets.get(0));
 			}
 			long elapsedMillis = Duration.ofNanos(System.nanoTime() - started).toMillis();
-			// The result must be read, however busy the instance is: the buyers' own timeout applies.
+			// The result must be read, however busy the instance is: the buyers' own
+			// timeout applies.
 			ProductState after = state(targets.get(0), REQUEST_TIMEOUT);
 			progress.update(mode, buyers, buyers, after);
 			List<RaceResult.InstanceTally> tallies = new ArrayList<>();
@@ -157,7 +165,8 @@ public final class RaceRunner {
 
 	/**
 	 * Progress is shown on a best-effort basis: an instance too busy to answer within
-	 * {@link #STATE_TIMEOUT} while 200 buyers hit it skips one update instead of failing the race.
+	 * {@link #STATE_TIMEOUT} while 200 buyers hit it skips one update instead of failing
+	 * the race.
 	 */
 	private void progressUpdate(Progress progress, RaceMode mode, int answered, int buyers, URI target) {
 		ProductState now;

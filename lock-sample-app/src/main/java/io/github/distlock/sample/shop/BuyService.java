@@ -10,8 +10,9 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * The seed article's {@code BuyService}: read the stock, check it, decrement it, save it, log the purchase.
- * Three ways to run that body, from unsafe to safe against a stale lock holder.
+ * The seed article's {@code BuyService}: read the stock, check it, decrement it, save it,
+ * log the purchase. Three ways to run that body, from unsafe to safe against a stale lock
+ * holder.
  */
 @Service
 public class BuyService {
@@ -29,8 +30,9 @@ public class BuyService {
 	}
 
 	/**
-	 * Without a lock, as in the article: concurrent buyers read the same stock, all see some left, and write
-	 * back overlapping decrements, so more purchases are recorded than stock was taken.
+	 * Without a lock, as in the article: concurrent buyers read the same stock, all see
+	 * some left, and write back overlapping decrements, so more purchases are recorded
+	 * than stock was taken.
 	 */
 	public PurchaseOutcome buyProduct(String productName, String purchaser) {
 		Product product = find(productName);
@@ -45,9 +47,10 @@ public class BuyService {
 	}
 
 	/**
-	 * The same body under the distributed lock, in a transaction that commits before the lock is released, so
-	 * the next buyer on any instance reads the committed stock. {@code sample.locked-lease-time} fixes the lease
-	 * (auto-renewed when empty), so tests can show what a holder paused past it does.
+	 * The same body under the distributed lock, in a transaction that commits before the
+	 * lock is released, so the next buyer on any instance reads the committed stock.
+	 * {@code sample.locked-lease-time} fixes the lease (auto-renewed when empty), so
+	 * tests can show what a holder paused past it does.
 	 */
 	@DistributedLock(name = "stock", key = "#productName", leaseTime = "${sample.locked-lease-time:}")
 	@Transactional
@@ -56,15 +59,17 @@ public class BuyService {
 	}
 
 	/**
-	 * The same body under the lock, but the write only applies if no holder with a newer fencing token wrote
-	 * since: a buyer whose lease ran out while it was paused cannot write back the stock it read before.
-	 * {@code sample.fenced-lease-time} fixes the lease (auto-renewed when empty), so tests can let it expire.
+	 * The same body under the lock, but the write only applies if no holder with a newer
+	 * fencing token wrote since: a buyer whose lease ran out while it was paused cannot
+	 * write back the stock it read before. {@code sample.fenced-lease-time} fixes the
+	 * lease (auto-renewed when empty), so tests can let it expire.
 	 */
 	@DistributedLock(name = "stock", key = "#productName", leaseTime = "${sample.fenced-lease-time:}")
 	@Transactional
 	public PurchaseOutcome buyProductFenced(String productName, String purchaser) {
-		long token = LockContext.current().map(LockHandle::fencingToken).orElseThrow(
-				() -> new IllegalStateException("buyProductFenced must run under its @DistributedLock"));
+		long token = LockContext.current()
+			.map(LockHandle::fencingToken)
+			.orElseThrow(() -> new IllegalStateException("buyProductFenced must run under its @DistributedLock"));
 		Product product = find(productName);
 		if (product.getAmount() <= 0) {
 			return PurchaseOutcome.SOLD_OUT;

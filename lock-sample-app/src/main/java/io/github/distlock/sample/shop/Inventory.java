@@ -22,14 +22,13 @@ public class Inventory {
 	}
 
 	/**
-	 * Sets the stock of {@code productName} (creating the product if missing), forgets its fencing token and
-	 * deletes its purchase history.
+	 * Sets the stock of {@code productName} (creating the product if missing), forgets
+	 * its fencing token and deletes its purchase history.
 	 */
 	@Transactional
 	public void reset(String productName, int amount) {
 		if (amount < 0 || amount > MAX_AMOUNT) {
-			throw new IllegalArgumentException(
-					"amount must be between 0 and " + MAX_AMOUNT + ", was " + amount);
+			throw new IllegalArgumentException("amount must be between 0 and " + MAX_AMOUNT + ", was " + amount);
 		}
 		if (this.products.resetAmount(productName, amount) == 0) {
 			this.products.save(new Product(productName, amount));
@@ -48,6 +47,7 @@ public class Inventory {
 
 	/**
 	 * Stock and recorded purchases of one product.
+	 *
 	 * @param amount stock left
 	 * @param purchases purchase records
 	 */

@@ -8,7 +8,8 @@ import jakarta.persistence.Table;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A row of the seed article's {@code product} table, plus the fencing token of its last fenced write.
+ * A row of the seed article's {@code product} table, plus the fencing token of its last
+ * fenced write.
  */
 @Entity
 @Table(name = "product")

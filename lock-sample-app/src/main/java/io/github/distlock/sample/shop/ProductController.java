@@ -16,8 +16,8 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The article's endpoint, {@code GET /product/buy?lock=Y|N}, plus {@code lock=F} for the fenced path, a reset
- * and the state.
+ * The article's endpoint, {@code GET /product/buy?lock=Y|N}, plus {@code lock=F} for the
+ * fenced path, a reset and the state.
  */
 @RestController
 @RequestMapping("/product")
@@ -43,8 +43,8 @@ public class ProductController {
 
 	/**
 	 * Buys one apple.
-	 * @param lock {@code N} (or absent) without a lock, {@code Y} with the distributed lock, {@code F} with the
-	 * lock and a fenced write
+	 * @param lock {@code N} (or absent) without a lock, {@code Y} with the distributed
+	 * lock, {@code F} with the lock and a fenced write
 	 * @param buyer who buys, recorded as the purchaser
 	 * @return the outcome's name, as plain text
 	 */
@@ -55,8 +55,8 @@ public class ProductController {
 			case "N" -> this.buyService.buyProduct(PRODUCT_APPLE, buyer);
 			case "Y" -> this.buyService.buyProductWithLock(PRODUCT_APPLE, buyer);
 			case "F" -> this.buyService.buyProductFenced(PRODUCT_APPLE, buyer);
-			default -> throw new IllegalArgumentException(
-					"Request parameter 'lock' must be Y, N or F, was '" + lock + "'");
+			default ->
+				throw new IllegalArgumentException("Request parameter 'lock' must be Y, N or F, was '" + lock + "'");
 		};
 		if (outcome == PurchaseOutcome.BOUGHT) {
 			this.boughtHere.incrementAndGet();
@@ -64,7 +64,10 @@ public class ProductController {
 		return outcome.name();
 	}
 
-	/** Sets the stock (default 100), deletes the purchase history and zeroes this instance's counter. */
+	/**
+	 * Sets the stock (default 100), deletes the purchase history and zeroes this
+	 * instance's counter.
+	 */
 	@PostMapping("/reset")
 	public ProductState reset(@RequestParam(name = "amount", defaultValue = "" + INITIAL_STOCK) int amount) {
 		this.inventory.reset(PRODUCT_APPLE, amount);
@@ -86,7 +89,8 @@ public class ProductController {
 
 	@ExceptionHandler(LockNotAcquiredException.class)
 	ResponseEntity<String> lockNotAcquired(LockNotAcquiredException ex) {
-		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).contentType(MediaType.TEXT_PLAIN)
+		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+			.contentType(MediaType.TEXT_PLAIN)
 			.body(ex.getMessage());
 	}
 

@@ -11,7 +11,8 @@ public interface ProductRepository extends JpaRepository<Product, Long> {
 	Optional<Product> findOneByName(String name);
 
 	/**
-	 * Writes the amount a fenced buyer computed, only if no holder with a newer fencing token wrote since.
+	 * Writes the amount a fenced buyer computed, only if no holder with a newer fencing
+	 * token wrote since.
 	 * @return 1 if written, 0 if a newer token had written (the caller's lock was stale)
 	 */
 	@Modifying(flushAutomatically = true, clearAutomatically = true)

@@ -10,7 +10,8 @@ import jakarta.persistence.Table;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A row of the seed article's {@code purchase_history} table: one purchase that the shop believes it made.
+ * A row of the seed article's {@code purchase_history} table: one purchase that the shop
+ * believes it made.
  */
 @Entity
 @Table(name = "purchase_history")

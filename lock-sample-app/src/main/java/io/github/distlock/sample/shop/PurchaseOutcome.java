@@ -11,7 +11,10 @@ public enum PurchaseOutcome {
 	/** The buyer saw no stock left. */
 	SOLD_OUT,
 
-	/** The fenced write was refused: a holder with a newer fencing token had written since this one locked. */
+	/**
+	 * The fenced write was refused: a holder with a newer fencing token had written since
+	 * this one locked.
+	 */
 	REJECTED_STALE
 
 }

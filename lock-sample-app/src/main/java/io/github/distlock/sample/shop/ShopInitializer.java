@@ -6,8 +6,8 @@ import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.stereotype.Component;
 
 /**
- * Puts the article's 100 apples in stock on first start. Instances sharing a database may start together: the
- * unique product name lets exactly one insert win.
+ * Puts the article's 100 apples in stock on first start. Instances sharing a database may
+ * start together: the unique product name lets exactly one insert win.
  */
 @Component
 class ShopInitializer implements ApplicationRunner {

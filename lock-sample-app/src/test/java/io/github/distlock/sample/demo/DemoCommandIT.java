@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The README's demo command, run as a user runs it ({@code java -jar lock-sample-app.jar --demo}), with a Redis it
- * starts itself (as on a machine where none answers; never the shared one on 6379): it exits 0, prints the
+ * The README's demo command, run as a user runs it
+ * ({@code java -jar lock-sample-app.jar --demo}), with a Redis it starts itself (as on a
+ * machine where none answers; never the shared one on 6379): it exits 0, prints the
  * comparison table and leaves no instance and no Redis running.
  */
 class DemoCommandIT {
@@ -26,8 +27,7 @@ class DemoCommandIT {
 		Path jar = Path.of(System.getProperty("sample.jar", "target/lock-sample-app.jar"));
 		Path output = OUTPUT.resolve("demo-command-it.txt");
 		Process demo = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
-				jar.toString(), "--demo", "--redis=start",
-				"--work-dir=" + OUTPUT.resolve("demo-command-it"))
+				jar.toString(), "--demo", "--redis=start", "--work-dir=" + OUTPUT.resolve("demo-command-it"))
 			.redirectErrorStream(true)
 			.redirectOutput(output.toFile())
 			.start();
@@ -43,15 +43,16 @@ class DemoCommandIT {
 		Matcher started = Pattern.compile("Started \\S*redis-server\\S* for the demo on ([^:\\s]+):(\\d+)")
 			.matcher(printed);
 		assertThat(started.find()).as(printed).isTrue();
-		assertThat(printed)
-			.containsPattern("Contrast +No lock +Locked +Fenced")
+		assertThat(printed).containsPattern("Contrast +No lock +Locked +Fenced")
 			.containsPattern("Surplus stock +\\d+ +0 +0")
 			.containsPattern("Purchase records +\\d+ +100 +100")
 			.contains("Locked and Fenced sold exactly 100 and left 0: PASS");
-		// Stopped by the launcher before it exited, not later by their own watch on the launcher's pid.
+		// Stopped by the launcher before it exited, not later by their own watch on the
+		// launcher's pid.
 		assertThat(instancesStartedBy(pid)).isEmpty();
 		assertThat(new RedisAddress(started.group(1), Integer.parseInt(started.group(2))).answersPing())
-			.as("the demo's own Redis stopped").isFalse();
+			.as("the demo's own Redis stopped")
+			.isFalse();
 	}
 
 	private static List<ProcessHandle> instancesStartedBy(long launcherPid) {

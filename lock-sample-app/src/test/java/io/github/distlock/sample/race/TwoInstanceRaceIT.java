@@ -31,11 +31,12 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The article's experiment against two instances, each its own JVM running the packaged jar, sharing one H2
- * database and this test's own {@code redis-server}: without a lock the race loses updates, with the lock and
- * with fencing it sells exactly the stock. Then the dashboard, driven in headless Chromium: that test is skipped,
- * naming the Debian packages to install, where Chromium or ChromeDriver is missing, except in CI ({@code CI=true})
- * where it fails (see {@link BeyondTheJdk}).
+ * The article's experiment against two instances, each its own JVM running the packaged
+ * jar, sharing one H2 database and this test's own {@code redis-server}: without a lock
+ * the race loses updates, with the lock and with fencing it sells exactly the stock. Then
+ * the dashboard, driven in headless Chromium: that test is skipped, naming the Debian
+ * packages to install, where Chromium or ChromeDriver is missing, except in CI
+ * ({@code CI=true}) where it fails (see {@link BeyondTheJdk}).
  */
 class TwoInstanceRaceIT {
 
@@ -43,21 +44,34 @@ class TwoInstanceRaceIT {
 
 	private static final int STOCK = 100;
 
-	/** Unlocked races until one shows the problem; with a 10ms window nearly every one does. */
+	/**
+	 * Unlocked races until one shows the problem; with a 10ms window nearly every one
+	 * does.
+	 */
 	private static final int UNLOCKED_ATTEMPTS = 5;
 
-	/** A time the dashboard rendered from an instance's meters, e.g. {@code 3.21 ms (97×)} or {@code 40 ms}. */
+	/**
+	 * A time the dashboard rendered from an instance's meters, e.g. {@code 3.21 ms (97×)}
+	 * or {@code 40 ms}.
+	 */
 	private static final Pattern MEASURED = Pattern.compile("\\d+(\\.\\d+)? ms( \\(\\d+×\\))?");
 
 	private static final List<String> TIMING_CELLS = List.of("wait-mean", "wait-max", "hold-mean", "hold-max");
 
 	private static final Path OUTPUT = Path.of(System.getProperty("sample.output", "target"));
 
-	/** The browser the dashboard test drives: Debian's {@code chromium} package unless told otherwise. */
+	/**
+	 * The browser the dashboard test drives: Debian's {@code chromium} package unless
+	 * told otherwise.
+	 */
 	private static final Path CHROMIUM = Path.of(System.getProperty("sample.chromium", "/usr/bin/chromium"));
 
-	/** The ChromeDriver it drives it through: Debian's {@code chromium-driver} package unless told otherwise. */
-	private static final Path CHROMEDRIVER = Path.of(System.getProperty("sample.chromedriver", "/usr/bin/chromedriver"));
+	/**
+	 * The ChromeDriver it drives it through: Debian's {@code chromium-driver} package
+	 * unless told otherwise.
+	 */
+	private static final Path CHROMEDRIVER = Path
+		.of(System.getProperty("sample.chromedriver", "/usr/bin/chromedriver"));
 
 	private static RedisServer redis;
 
@@ -70,8 +84,9 @@ class TwoInstanceRaceIT {
 		redis = RedisServer.start();
 		Path jar = Path.of(System.getProperty("sample.jar", "target/lock-sample-app.jar"));
 		Path logs = OUTPUT.resolve("two-instance-race-it");
-		cluster = DemoCluster.start(new DemoCluster.Settings(2, new RedisAddress(redis.host(), redis.port()), false,
-				DemoCluster.Settings.javaCommand(jar), List.of(), logs),
+		cluster = DemoCluster.start(
+				new DemoCluster.Settings(2, new RedisAddress(redis.host(), redis.port()), false,
+						DemoCluster.Settings.javaCommand(jar), List.of(), logs),
 				new PrintStream(System.out, true, StandardCharsets.UTF_8));
 	}
 
@@ -127,8 +142,7 @@ class TwoInstanceRaceIT {
 			.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 					"--disable-background-networking", "--disable-component-update", "--disable-sync",
 					"--disable-dev-shm-usage", "--window-size=1280,1000", "--user-data-dir=" + profile);
-		ChromeDriverService service = new ChromeDriverService.Builder()
-			.usingDriverExecutable(CHROMEDRIVER.toFile())
+		ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
 			.usingAnyFreePort()
 			.build();
 		WebDriver browser = new ChromeDriver(service, options);
@@ -149,8 +163,10 @@ class TwoInstanceRaceIT {
 			wait.until((driver) -> driver.findElements(By.cssSelector(".instance dd.amount"))
 				.stream()
 				.allMatch((cell) -> cell.getText().equals("0")));
-			// Both instances took the lock, so each card shows the wait and hold times its Actuator measured. The
-			// cards are redrawn every few seconds: read them in a wait that retries a card replaced meanwhile.
+			// Both instances took the lock, so each card shows the wait and hold times
+			// its Actuator measured. The
+			// cards are redrawn every few seconds: read them in a wait that retries a
+			// card replaced meanwhile.
 			wait.ignoring(StaleElementReferenceException.class)
 				.withMessage("wait and hold times as numbers on both instance cards")
 				.until((driver) -> TIMING_CELLS.stream().allMatch((cell) -> {

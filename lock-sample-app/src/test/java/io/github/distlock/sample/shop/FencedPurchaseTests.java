@@ -27,9 +27,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A buyer paused between reading the stock and writing it, past its fixed lease, while another buyer takes the
- * lock and the last apple: the fenced write of the stale holder is refused, so nothing is oversold. The same
- * pause on the locked path without a fence oversells: the lock alone does not protect the stock.
+ * A buyer paused between reading the stock and writing it, past its fixed lease, while
+ * another buyer takes the lock and the last apple: the fenced write of the stale holder
+ * is refused, so nothing is oversold. The same pause on the locked path without a fence
+ * oversells: the lock alone does not protect the stock.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE,
 		properties = { "spring.datasource.url=jdbc:h2:mem:fenced;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000",
@@ -66,9 +67,9 @@ class FencedPurchaseTests {
 				() -> this.buyService.buyProductFenced(APPLE, "stale"),
 				() -> this.buyService.buyProductFenced(APPLE, "fresh"));
 
-		// Its write is refused, its transaction commits nothing, and releasing the lost lock reports the loss.
-		assertThatThrownBy(() -> stale.get(BOUND.toSeconds(), TimeUnit.SECONDS))
-			.isInstanceOf(ExecutionException.class)
+		// Its write is refused, its transaction commits nothing, and releasing the lost
+		// lock reports the loss.
+		assertThatThrownBy(() -> stale.get(BOUND.toSeconds(), TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
 			.hasCauseInstanceOf(LockLostException.class);
 		assertThat(this.pause.resumed).as("the stale buyer went on to write").isTrue();
 		assertThat(this.inventory.level(APPLE)).isEqualTo(new Inventory.StockLevel(0, 1));
@@ -80,16 +81,17 @@ class FencedPurchaseTests {
 				() -> this.buyService.buyProductWithLock(APPLE, "stale"),
 				() -> this.buyService.buyProductWithLock(APPLE, "fresh"));
 
-		// The stale write goes through: two purchases of the one apple. Only the release notices the loss.
-		assertThatThrownBy(() -> stale.get(BOUND.toSeconds(), TimeUnit.SECONDS))
-			.isInstanceOf(ExecutionException.class)
+		// The stale write goes through: two purchases of the one apple. Only the release
+		// notices the loss.
+		assertThatThrownBy(() -> stale.get(BOUND.toSeconds(), TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
 			.hasCauseInstanceOf(LockLostException.class);
 		assertThat(this.inventory.level(APPLE)).isEqualTo(new Inventory.StockLevel(0, 2));
 	}
 
 	/**
-	 * One apple in stock; the stale buyer reads it and is paused; its fixed 1s lease, never renewed, expires in
-	 * Redis; the fresh buyer takes the lock and the apple; then the stale buyer resumes.
+	 * One apple in stock; the stale buyer reads it and is paused; its fixed 1s lease,
+	 * never renewed, expires in Redis; the fresh buyer takes the lock and the apple; then
+	 * the stale buyer resumes.
 	 */
 	private CompletableFuture<PurchaseOutcome> pauseStaleBuyerWhileAFreshOneBuys(Supplier<PurchaseOutcome> staleBuyer,
 			Supplier<PurchaseOutcome> freshBuyer) throws InterruptedException {
@@ -125,7 +127,10 @@ class FencedPurchaseTests {
 
 	}
 
-	/** Stops the next buyer between its read and its write until the test lets it go; others pass. */
+	/**
+	 * Stops the next buyer between its read and its write until the test lets it go;
+	 * others pass.
+	 */
 	static class PausingRaceWindow implements RaceWindow {
 
 		private final AtomicReference<@Nullable Pause> next = new AtomicReference<>();

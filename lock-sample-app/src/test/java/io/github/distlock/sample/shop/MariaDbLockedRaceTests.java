@@ -30,15 +30,17 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The {@code mysql} profile against the local MariaDB (or MySQL) on localhost:3306, database {@code test}, as in
- * the article: 200 concurrent locked buyers, 100 apples. Tables are created by the profile's schema script and
- * emptied by the reset, so reruns start clean.
+ * The {@code mysql} profile against the local MariaDB (or MySQL) on localhost:3306,
+ * database {@code test}, as in the article: 200 concurrent locked buyers, 100 apples.
+ * Tables are created by the profile's schema script and emptied by the reset, so reruns
+ * start clean.
  *
- * <p>Skipped, naming what to install, when no database answers there, except in CI ({@code CI=true}), where
- * {@code .ci/run} starts one and a missing database fails the build (see {@link DatabaseAnswers}).
+ * <p>
+ * Skipped, naming what to install, when no database answers there, except in CI
+ * ({@code CI=true}), where {@code .ci/run} starts one and a missing database fails the
+ * build (see {@link DatabaseAnswers}).
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE,
-		properties = "sample.race-window=2ms")
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE, properties = "sample.race-window=2ms")
 @ActiveProfiles("mysql")
 @ExtendWith(MariaDbLockedRaceTests.DatabaseAnswers.class)
 class MariaDbLockedRaceTests {
@@ -109,8 +111,8 @@ class MariaDbLockedRaceTests {
 	}
 
 	/**
-	 * Runs the class only when the database answers, before its Spring context (which needs it) is started: skipped
-	 * naming what to install otherwise, failed in CI.
+	 * Runs the class only when the database answers, before its Spring context (which
+	 * needs it) is started: skipped naming what to install otherwise, failed in CI.
 	 */
 	static final class DatabaseAnswers implements ExecutionCondition {
 

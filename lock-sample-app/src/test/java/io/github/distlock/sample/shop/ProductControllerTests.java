@@ -18,7 +18,8 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The HTTP surface of one instance: the article's endpoint, reset, state, the dashboard's race and bad input.
+ * The HTTP surface of one instance: the article's endpoint, reset, state, the dashboard's
+ * race and bad input.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "spring.datasource.url=jdbc:h2:mem:controller;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000",
