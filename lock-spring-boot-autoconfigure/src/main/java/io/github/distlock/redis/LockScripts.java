@@ -34,6 +34,15 @@ import org.springframework.data.redis.core.script.RedisScript;
 final class LockScripts {
 
 	/** Sets KEYS[2] to the next fencing token and leaves it in local {@code token}. */
+	/**
+	 * The owner check, written once and defined at the start of every script that needs
+	 * it: a lock key holds its owner token, or the token with the contended flag
+	 * appended.
+	 */
+	private static final String OWNS = """
+			local function owns(value, owner) return value == owner or value == owner .. '+' end
+			""";
+
 	private static final String NEXT_FENCING_TOKEN = """
 			local now = redis.call('time')
 			local token = tonumber(now[1]) * 1000000 + tonumber(now[2])
@@ -52,13 +61,13 @@ final class LockScripts {
 	 * counts as acquired, with a new fencing token, instead of leaving a lock nobody
 	 * knows it holds until its lease ends.
 	 */
-	static final RedisScript<Long> ACQUIRE = RedisScript.of("""
+	static final RedisScript<Long> ACQUIRE = RedisScript.of(OWNS + """
 			if redis.call('set', KEYS[1], ARGV[1], 'nx', 'px', ARGV[2]) then
 			""" + NEXT_FENCING_TOKEN + """
 			  return token
 			end
 			local current = redis.call('get', KEYS[1])
-			if current == ARGV[1] or current == ARGV[1] .. '+' then
+			if owns(current, ARGV[1]) then
 			""" + NEXT_FENCING_TOKEN + """
 			  return token
 			end
@@ -86,9 +95,9 @@ final class LockScripts {
 	 * was contended. Returns 1 if released (also when a replay finds our receipt: the
 	 * first run released it), 0 if not owned (expired or taken).
 	 */
-	static final RedisScript<Long> RELEASE = RedisScript.of("""
+	static final RedisScript<Long> RELEASE = RedisScript.of(OWNS + """
 			local current = redis.call('get', KEYS[1])
-			if current == ARGV[1] or current == ARGV[1] .. '+' then
+			if owns(current, ARGV[1]) then
 			""" + freeWithReceipt(2, 3, 2) + """
 			  return 1
 			end
@@ -107,14 +116,14 @@ final class LockScripts {
 	 * hand-over that was applied is recognised by the new owner's token in place (and
 	 * answers with a newer fencing token), a release instead by our receipt.
 	 */
-	static final RedisScript<Long> HAND_OVER = RedisScript.of("""
+	static final RedisScript<Long> HAND_OVER = RedisScript.of(OWNS + """
 			local current = redis.call('get', KEYS[1])
-			if current == ARGV[2] or current == ARGV[2] .. '+' then
+			if owns(current, ARGV[2]) then
 			""" + NEXT_FENCING_TOKEN + """
 			  return token
 			end
 			local contended = current == ARGV[1] .. '+'
-			if current ~= ARGV[1] and not contended then
+			if not owns(current, ARGV[1]) then
 			  if redis.call('get', KEYS[3]) == ARGV[1] then return -1 end
 			  return 0
 			end
@@ -132,9 +141,9 @@ final class LockScripts {
 	 * extended, 0 if not owned. Used for renewal, {@code extend} and to leave a lock in
 	 * place for its minimum hold time.
 	 */
-	static final RedisScript<Long> EXPIRE = RedisScript.of("""
+	static final RedisScript<Long> EXPIRE = RedisScript.of(OWNS + """
 			local current = redis.call('get', KEYS[1])
-			if current == ARGV[1] or current == ARGV[1] .. '+' then
+			if owns(current, ARGV[1]) then
 			  redis.call('pexpire', KEYS[1], ARGV[2])
 			  return 1
 			end
