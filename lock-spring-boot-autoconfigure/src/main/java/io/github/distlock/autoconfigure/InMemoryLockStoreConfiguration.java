@@ -1,7 +1,5 @@
 package io.github.distlock.autoconfigure;
 
-import java.time.Clock;
-
 import io.github.distlock.LockService;
 import io.github.distlock.autoconfigure.DistributedLockProperties.Store;
 import io.github.distlock.core.LockEngine;
@@ -33,7 +31,7 @@ class InMemoryLockStoreConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	InMemoryLockStore inMemoryLockStore(DistributedLockProperties properties) {
-		return new InMemoryLockStore(Clock.systemUTC(), properties.getFencingRetention());
+		return new InMemoryLockStore(InMemoryLockStore.monotonicClock(), properties.getFencingRetention());
 	}
 
 	@Bean

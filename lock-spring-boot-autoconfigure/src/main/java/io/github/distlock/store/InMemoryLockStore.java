@@ -18,7 +18,8 @@ import static io.github.distlock.store.InMemoryLockState.unlessForgettable;
  * use. It excludes other threads and lock services sharing this store object, never other
  * processes.
  * <p>
- * Behaves as the Redis store does, on a {@link Clock} you can control:
+ * Behaves as the Redis store does, on a {@link Clock} you can control (by default a
+ * {@link #monotonicClock() monotonic} one):
  * <ul>
  * <li>A lease runs out when the clock reaches its end; expiry is evaluated on each
  * operation, so a test advances its clock instead of waiting.</li>
@@ -63,11 +64,23 @@ public final class InMemoryLockStore implements LockStore {
 	private final AtomicLong nextPurgeMillis;
 
 	/**
-	 * A store on the system clock with the {@link #DEFAULT_FENCING_RETENTION default
-	 * fencing retention}.
+	 * A store on the {@link #monotonicClock() monotonic clock} with the
+	 * {@link #DEFAULT_FENCING_RETENTION default fencing retention}.
 	 */
 	public InMemoryLockStore() {
-		this(Clock.systemUTC());
+		this(monotonicClock());
+	}
+
+	/**
+	 * The clock a store runs on unless a test brings its own: it starts at the wall-clock
+	 * time and then moves on with {@link System#nanoTime()}, so setting the system clock
+	 * neither ends a lease early nor stretches it. (The system clock would: set forward,
+	 * it ends a lease in the store while its holder, which counts with {@code nanoTime},
+	 * still holds it.)
+	 * @return a new monotonic clock in UTC
+	 */
+	public static Clock monotonicClock() {
+		return new MonotonicClock();
 	}
 
 	/**
