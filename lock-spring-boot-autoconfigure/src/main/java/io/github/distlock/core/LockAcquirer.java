@@ -85,7 +85,7 @@ final class LockAcquirer {
 		try {
 			// Subscribed before the next attempt, so a release after that attempt is
 			// never missed.
-			boolean subscribed = this.releases.ensureActive(deadline);
+			boolean subscribed = this.releases.ensureActive(entry.key, deadline);
 			while (true) {
 				if (waiter.state() == Waiter.State.GRANTED) {
 					HeldLock granted = waiter.granted();
@@ -147,7 +147,7 @@ final class LockAcquirer {
 					interrupted = true;
 				}
 				if (!subscribed) {
-					subscribed = this.releases.ensureActive(System.nanoTime());
+					subscribed = this.releases.ensureActive(entry.key, System.nanoTime());
 				}
 			}
 		}

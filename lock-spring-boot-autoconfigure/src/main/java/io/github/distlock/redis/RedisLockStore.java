@@ -192,7 +192,7 @@ public final class RedisLockStore implements LockStore {
 	private record Subscription(ReleaseSubscription subscription) implements ReleaseNotifications {
 
 		@Override
-		public boolean ensureActive(long deadlineNanos) {
+		public boolean ensureActive(String key, long deadlineNanos) {
 			return this.subscription.ensureActive(deadlineNanos);
 		}
 

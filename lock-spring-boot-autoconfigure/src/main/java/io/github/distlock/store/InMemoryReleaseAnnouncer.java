@@ -41,7 +41,7 @@ final class InMemoryReleaseAnnouncer {
 		}
 
 		@Override
-		public boolean ensureActive(long deadlineNanos) {
+		public boolean ensureActive(String key, long deadlineNanos) {
 			return !this.closed;
 		}
 

@@ -319,7 +319,7 @@ public abstract class LockStoreContractTests {
 		try (ReleaseNotifications open = activeSubscription(openOnes)) {
 			closed.close();
 			closed.close();
-			assertThat(closed.ensureActive(deadline())).isFalse();
+			assertThat(closed.ensureActive(this.key, deadline())).isFalse();
 			String holder = owner();
 			acquired(holder, LONG_LEASE);
 			refused(owner());
@@ -415,7 +415,7 @@ public abstract class LockStoreContractTests {
 
 	private ReleaseNotifications activeSubscription(BlockingQueue<String> released) {
 		ReleaseNotifications notifications = this.store.subscribe(released::add);
-		assertThat(notifications.ensureActive(deadline())).isTrue();
+		assertThat(notifications.ensureActive(this.key, deadline())).isTrue();
 		return notifications;
 	}
 
