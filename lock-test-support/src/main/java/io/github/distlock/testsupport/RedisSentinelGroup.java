@@ -320,6 +320,11 @@ public final class RedisSentinelGroup implements AutoCloseable {
 
 	// ----------------------------------------------------------------------------------------------
 
+	/** Where the topology keeps its own files; for tests of the clean-up. */
+	Path directory() {
+		return directory.path();
+	}
+
 	private boolean isHealthy() {
 		List<Integer> reported = reportedMasterPorts();
 		if (reported.size() != 1) {
