@@ -135,8 +135,9 @@ public final class RedisSentinelGroup implements AutoCloseable {
 	/**
 	 * Fails the master over with {@code SENTINEL FAILOVER} and returns the new master
 	 * once every Sentinel reports it and the group is {@linkplain #awaitHealthy()
-	 * healthy} again, the old master replicating from it (told to with {@code REPLICAOF}
-	 * right away instead of after the 20 s or so Sentinel would take). Unlike the
+	 * healthy} again, the old master replicating from it. The old master is demoted the
+	 * way Sentinel does it ({@code REPLICAOF}, then its clients' connections ended), but
+	 * right away instead of after the 20 s or so Sentinel would take. Unlike the
 	 * cluster's {@code CLUSTER FAILOVER}, Sentinel does not wait for the promoted replica
 	 * to catch up: what it had not received yet is lost.
 	 */
@@ -158,8 +159,11 @@ public final class RedisSentinelGroup implements AutoCloseable {
 		RedisServer newMaster = master();
 		if (RedisCluster.role(oldMaster).equals("master")) {
 			// Sentinel demotes a master it has replaced only after seeing it report the
-			// old role for a while (about 20 s): do now what it would do then.
+			// old role for a while (about 20 s): do now what it would do then, ending
+			// the clients' connections as it does, so they ask the Sentinels again.
 			oldMaster.command("REPLICAOF", newMaster.host(), Integer.toString(newMaster.port()));
+			oldMaster.command("CLIENT", "KILL", "TYPE", "normal");
+			oldMaster.command("CLIENT", "KILL", "TYPE", "pubsub");
 		}
 		awaitHealthy();
 		return newMaster;
