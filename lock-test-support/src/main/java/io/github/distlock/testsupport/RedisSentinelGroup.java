@@ -29,10 +29,15 @@ import java.util.stream.Collectors;
  *
  * <p>
  * Sentinels run with {@code down-after-milliseconds} 2 s and {@code failover-timeout} 5 s
- * by default, so a killed master is replaced in a few seconds, and
+ * by default, so a killed master is replaced in four to six seconds, and
  * {@code resolve-hostnames no}. Their configuration files (which Sentinel rewrites) live
  * in a temporary directory deleted on {@link #close()}. Every wait is bounded (30 s) and
  * fails with what each Sentinel reports; none relies on how fast Sentinel reacts.
+ *
+ * <p>
+ * The queries ({@link #master()}, {@link #replicas()}, ...) may be called from any
+ * thread. The helpers that change the topology are meant to be called one at a time, e.g.
+ * from the test thread while client threads keep working.
  */
 public final class RedisSentinelGroup implements AutoCloseable {
 
