@@ -29,14 +29,14 @@ import java.util.stream.Collectors;
  *
  * <p>
  * Nodes run with {@code cluster-node-timeout} 1 s by default (a killed master is replaced
- * in two to four seconds, during which the whole cluster answers {@code CLUSTERDOWN}, as
- * with Redis's default {@code cluster-require-full-coverage yes}),
- * {@code cluster-replica-validity-factor 0} (a replica that missed writes may still be
- * promoted: the failover-loss scenario), {@code cluster-allow-replica-migration no}
- * (replicas stay with their master) and, like every {@link RedisServer}, without
- * persistence. The {@code nodes.conf} files are kept outside the servers' directories, so
- * a restarted node keeps its identity and rejoins as a replica. Needs Redis 7
- * ({@code cluster-port}, {@code ADDSLOTSRANGE}).
+ * in two to four seconds; from when the others agree it failed until then, the whole
+ * cluster answers {@code CLUSTERDOWN}, as with Redis's default
+ * {@code cluster-require-full-coverage yes}), {@code cluster-replica-validity-factor 0}
+ * (a replica that missed writes may still be promoted: the failover-loss scenario),
+ * {@code cluster-allow-replica-migration no} (replicas stay with their master) and, like
+ * every {@link RedisServer}, without persistence. The {@code nodes.conf} files are kept
+ * outside the servers' directories, so a restarted node keeps its identity and rejoins as
+ * a replica. Needs Redis 7 ({@code cluster-port}, {@code ADDSLOTSRANGE}).
  *
  * <p>
  * Every wait is bounded (30 s) and fails with a description of the topology; none relies
