@@ -53,6 +53,13 @@ public final class RedisCluster implements AutoCloseable {
 	/** How many hash slots a Redis Cluster has. */
 	public static final int SLOTS = 16384;
 
+	/**
+	 * {@code cluster-port} and {@code ADDSLOTSRANGE} are new in 7.0; so is sharded
+	 * pub/sub.
+	 */
+	static final RedisVersionRequirement REQUIREMENT = new RedisVersionRequirement("RedisCluster", 7,
+			"cluster-port, CLUSTER ADDSLOTSRANGE, sharded pub/sub");
+
 	static final Duration TOPOLOGY_TIMEOUT = Duration.ofSeconds(30);
 
 	/** Bounds every probe, so a node that hangs costs one poll, not the whole wait. */
@@ -461,8 +468,11 @@ public final class RedisCluster implements AutoCloseable {
 		/**
 		 * Starts the six nodes, forms the cluster and returns once it is
 		 * {@linkplain RedisCluster#awaitHealthy() healthy}, printing how long that took.
+		 * @throws RedisServerException if the {@code redis-server} that would run is
+		 * older than 7.0, naming it and what to install
 		 */
 		public RedisCluster start() {
+			REQUIREMENT.check();
 			long started = System.nanoTime();
 			TopologyResources resources = TopologyResources.create("distlock-redis-cluster-");
 			RedisCluster cluster = new RedisCluster(resources);
