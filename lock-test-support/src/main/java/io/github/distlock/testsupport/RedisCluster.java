@@ -184,10 +184,11 @@ public final class RedisCluster implements AutoCloseable {
 	 * coordinated kind: the master stops taking writes until the replica has caught up,
 	 * so nothing is lost), and returns the promoted replica once the old master
 	 * replicates from it and the cluster is {@linkplain #awaitHealthy() healthy}.
+	 * @throws IllegalStateException if its replica is paused
 	 */
 	public RedisServer failover(RedisServer master) {
 		requireServingMaster(master);
-		RedisServer replica = replicaOf(master);
+		RedisServer replica = requireUnpaused(replicaOf(master), master);
 		long[] lastRequest = { System.nanoTime() };
 		replica.command("CLUSTER", "FAILOVER");
 		BoundedWait.until("replica " + replica.port() + " promoted by CLUSTER FAILOVER and master " + master.port()
@@ -212,15 +213,11 @@ public final class RedisCluster implements AutoCloseable {
 	 * replication frozen that is everything since the freeze (see
 	 * {@link #loseUnreplicatedWrites}). The killed node stays down until
 	 * {@link #restartAsReplica}.
-	 * @throws IllegalStateException if its replica is paused: it could never be promoted
+	 * @throws IllegalStateException if its replica is paused: it could not be promoted
 	 */
 	public RedisServer killMaster(RedisServer master) {
 		requireServingMaster(master);
-		RedisServer replica = replicaOf(master);
-		if (replica.isPaused()) {
-			throw new IllegalStateException("the replica " + replica.port() + " of master " + master.port()
-					+ " is paused and could not take over; resume it first or use loseUnreplicatedWrites");
-		}
+		RedisServer replica = requireUnpaused(replicaOf(master), master);
 		master.kill();
 		awaitPromotion(replica, "after SIGKILL of master " + master.port());
 		return replica;
@@ -416,6 +413,14 @@ public final class RedisCluster implements AutoCloseable {
 			throw new IllegalArgumentException("node " + node.port() + " is not a master serving slots; masters are "
 					+ ReplicationFreeze.ports(masters()));
 		}
+	}
+
+	private static RedisServer requireUnpaused(RedisServer replica, RedisServer master) {
+		if (replica.isPaused()) {
+			throw new IllegalStateException("the replica " + replica.port() + " of master " + master.port()
+					+ " is paused and could not take over; resume it first (or use loseUnreplicatedWrites)");
+		}
+		return replica;
 	}
 
 	private static void requireSlot(int slot) {
