@@ -304,6 +304,17 @@ public class LockEngine
 		return !this.closed;
 	}
 
+	/**
+	 * Not stopped when the application context pauses: the Spring TestContext framework
+	 * pauses a cached context while tests of another one run and restarts it for the next
+	 * test using it, and a stopped service is not restarted. A paused context runs no
+	 * code that holds locks, so the running service costs nothing meanwhile.
+	 */
+	@Override
+	public boolean isPauseable() {
+		return false;
+	}
+
 	@Override
 	public int getPhase() {
 		return SHUTDOWN_PHASE;
