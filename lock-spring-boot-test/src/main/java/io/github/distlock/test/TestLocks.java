@@ -34,7 +34,12 @@ import io.github.distlock.store.LockStore;
  * held to its holder ({@link LockHandle#isHeld()}) until the holder next speaks to the
  * store: the watchdog's renewal (run it now with {@link #renewNow()}), {@code extend}, or
  * the release, which throws {@link io.github.distlock.LockLostException}. That is what a
- * holder sees in production when its lock expired in Redis behind its back.
+ * holder sees in production when its lock expired in Redis behind its back. For the same
+ * reason another thread of the application waits for such a holder locally, as it would
+ * in production: the test clock frees a lock for other instances
+ * ({@link #holdElsewhere(String)}), not for the holder's own instance. A test of a holder
+ * paused past its lease while a thread of the same instance takes over needs real time
+ * (see the sample's {@code FencedPurchaseTests}, on {@link LocalRedisServer}).
  */
 public final class TestLocks {
 
