@@ -75,8 +75,7 @@ class RenewNowTests {
 
 	@Test
 	void renewalNowReplacesTheScheduledRenewalInsteadOfAddingOne() {
-		// A 3 s lease is renewed every second, so its renewal is scheduled at
-		// acquisition.
+		// A 6 s lease is renewed every 2 s, so its renewal is scheduled at acquisition.
 		try (LockHandle handle = this.shortLeaseEngine.lock("job", Duration.ZERO)) {
 			assertThat(this.shortLeaseEngine.pendingRenewalTasks()).isEqualTo(1);
 			for (int i = 0; i < 3; i++) {

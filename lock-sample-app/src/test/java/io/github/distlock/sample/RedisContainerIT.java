@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 		properties = { "spring.datasource.url=jdbc:h2:mem:container;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000",
 				"sample.race-window=0ms" })
 @Testcontainers(disabledWithoutDocker = true)
-class TestcontainersRedisIT {
+class RedisContainerIT {
 
 	@Container
 	@ServiceConnection
