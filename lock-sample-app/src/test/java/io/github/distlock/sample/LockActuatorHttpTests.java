@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.distlock.sample.shop.RaceWindow;
 import org.jspecify.annotations.Nullable;
+import io.github.distlock.test.LocalRedisServer;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -24,8 +25,6 @@ import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -37,6 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "spring.datasource.url=jdbc:h2:mem:actuator;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000",
 				"sample.instance-name=watched", "sample.race-window=0ms" })
+@LocalRedisServer
 class LockActuatorHttpTests {
 
 	private static final Duration BOUND = Duration.ofSeconds(30);
@@ -54,11 +54,6 @@ class LockActuatorHttpTests {
 
 	@Autowired
 	private HoldingRaceWindow window;
-
-	@DynamicPropertySource
-	static void redis(DynamicPropertyRegistry registry) {
-		TestRedis.register(registry);
-	}
 
 	@Test
 	void lockedPurchasesAreCountedInTheWaitAndHoldTimers() throws Exception {

@@ -263,6 +263,26 @@ public class LockEngine
 	}
 
 	/**
+	 * Renews every auto-renewed lock this instance holds now, on the calling thread,
+	 * rather than when the watchdog's schedule says. A renewal that finds a lock gone
+	 * marks it lost as the watchdog does: a {@link io.github.distlock.LockLostEvent} is
+	 * published and its holder gets {@link io.github.distlock.LockLostException} when it
+	 * closes it. Fixed leases are not renewed.
+	 * <p>
+	 * For tests whose store runs on a clock they control (the testing kit's
+	 * {@code TestLocks}): they move that clock instead of waiting, and let the watchdog
+	 * run at the moment they choose. An application has no use for it.
+	 */
+	public void renewNow() {
+		for (LockEntry entry : this.entries.all()) {
+			HeldLock held = entry.holder();
+			if (held != null) {
+				this.renewer.renewNow(held);
+			}
+		}
+	}
+
+	/**
 	 * Nothing to do: the service runs from its creation, also when it is created lazily,
 	 * after the context started.
 	 */
@@ -282,6 +302,17 @@ public class LockEngine
 	@Override
 	public boolean isRunning() {
 		return !this.closed;
+	}
+
+	/**
+	 * Not stopped when the application context pauses: the Spring TestContext framework
+	 * pauses a cached context while tests of another one run and restarts it for the next
+	 * test using it, and a stopped service is not restarted. A paused context runs no
+	 * code that holds locks, so the running service costs nothing meanwhile.
+	 */
+	@Override
+	public boolean isPauseable() {
+		return false;
 	}
 
 	@Override

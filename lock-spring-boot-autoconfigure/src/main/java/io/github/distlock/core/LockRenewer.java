@@ -187,6 +187,30 @@ final class LockRenewer implements AutoCloseable {
 		schedule(held, interval(held), generation);
 	}
 
+	/**
+	 * Renews an auto-renewed lock now, on the calling thread, instead of when due: the
+	 * renewals scheduled for it become stale (as after an {@code extend}) and the next
+	 * one is scheduled from this one. A renewal that finds the lock gone reports the loss
+	 * as a scheduled one does. Fixed leases are never renewed.
+	 */
+	void renewNow(HeldLock held) {
+		if (!held.autoRenewed || held.state() != HeldLock.State.HELD) {
+			return;
+		}
+		if (!held.lockLease()) {
+			this.outcomes.lost(held, "the lease ran out while another change of it was in flight");
+			return;
+		}
+		int generation;
+		try {
+			generation = held.leaseChanged(held.leaseNanos());
+		}
+		finally {
+			held.unlockLease();
+		}
+		renew(held, generation);
+	}
+
 	private void schedule(HeldLock held, long delayNanos, int generation) {
 		if (held.state() == HeldLock.State.HELD && !this.scheduler.isShutdown()) {
 			held.renewal(this.scheduler.schedule(() -> renew(held, generation), delayNanos, TimeUnit.NANOSECONDS),

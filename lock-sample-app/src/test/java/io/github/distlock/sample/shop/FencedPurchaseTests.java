@@ -10,7 +10,7 @@ import java.util.function.Supplier;
 
 import io.github.distlock.LockLostException;
 import io.github.distlock.LockService;
-import io.github.distlock.sample.TestRedis;
+import io.github.distlock.test.LocalRedisServer;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
@@ -19,8 +19,6 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -31,20 +29,21 @@ import static org.awaitility.Awaitility.await;
  * another buyer takes the lock and the last apple: the fenced write of the stale holder
  * is refused, so nothing is oversold. The same pause on the locked path without a fence
  * oversells: the lock alone does not protect the stock.
+ * <p>
+ * On a real {@code redis-server}, with real time: the stale buyer and the fresh one are
+ * threads of one instance, and a thread of the instance holding a lock waits for it
+ * locally until the holder's own deadline passes, which the kit's test clock does not
+ * move.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE,
 		properties = { "spring.datasource.url=jdbc:h2:mem:fenced;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000",
 				"sample.fenced-lease-time=1s", "sample.locked-lease-time=1s" })
+@LocalRedisServer
 class FencedPurchaseTests {
 
 	private static final String APPLE = ProductController.PRODUCT_APPLE;
 
 	private static final Duration BOUND = Duration.ofSeconds(30);
-
-	@DynamicPropertySource
-	static void redis(DynamicPropertyRegistry registry) {
-		TestRedis.register(registry);
-	}
 
 	@Autowired
 	private BuyService buyService;

@@ -13,7 +13,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.github.distlock.sample.BeyondTheJdk;
-import io.github.distlock.sample.TestRedis;
+import io.github.distlock.test.LocalRedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
@@ -24,8 +24,6 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.ActiveProfiles;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -43,6 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE, properties = "sample.race-window=2ms")
 @ActiveProfiles("mysql")
 @ExtendWith(MariaDbLockedRaceTests.DatabaseAnswers.class)
+@LocalRedisServer
 class MariaDbLockedRaceTests {
 
 	private static final String URL = "jdbc:mariadb://localhost:3306/test";
@@ -61,11 +60,6 @@ class MariaDbLockedRaceTests {
 
 	@Autowired
 	private Inventory inventory;
-
-	@DynamicPropertySource
-	static void redis(DynamicPropertyRegistry registry) {
-		TestRedis.register(registry);
-	}
 
 	@AfterAll
 	static void dropTables() throws SQLException {

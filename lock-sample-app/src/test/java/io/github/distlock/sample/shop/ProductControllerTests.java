@@ -7,13 +7,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
-import io.github.distlock.sample.TestRedis;
+import io.github.distlock.test.LocalRedisServer;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,17 +22,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "spring.datasource.url=jdbc:h2:mem:controller;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000",
 				"sample.instance-name=solo", "sample.race-window=0ms" })
+@LocalRedisServer
 class ProductControllerTests {
 
 	private final HttpClient http = HttpClient.newHttpClient();
 
 	@LocalServerPort
 	private int port;
-
-	@DynamicPropertySource
-	static void redis(DynamicPropertyRegistry registry) {
-		TestRedis.register(registry);
-	}
 
 	@Test
 	void buysUntilSoldOutInEveryMode() throws Exception {

@@ -1,0 +1,34 @@
+package io.github.distlock.test;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Connects the application under test to a {@code redis-server} of its own, with no
+ * property to write: the {@code @ServiceConnection} experience without Docker. The server
+ * is the {@code redis-server} on the {@code PATH}, otherwise the linux-amd64 binary
+ * shipped in the {@code embedded-redis} jar; it listens on a free loopback port, keeps
+ * nothing on disk, and is registered as Spring Boot's
+ * {@link org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails}
+ * (so {@code spring.data.redis.host}/{@code port} are not used).
+ * <p>
+ * One server per application context: it starts when the context is created and stops
+ * when the context closes, after the lock service released its locks. Test classes
+ * sharing a cached context share its server; a test class that needs a server of its own
+ * adds {@code @DirtiesContext}. Inject {@link LocalRedisServerConnectionDetails} to reach
+ * the server itself (its address, {@code redis-cli}-style commands).
+ * <p>
+ * For example {@code @SpringBootTest} with {@code @LocalRedisServer}: the whole
+ * application on a Redis of its own.
+ */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+@Inherited
+public @interface LocalRedisServer {
+
+}

@@ -1,0 +1,41 @@
+package io.github.distlock.test;
+
+import java.time.Duration;
+
+import io.github.distlock.LockService;
+import io.github.distlock.redis.RedisLockService;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.data.redis.test.autoconfigure.DataRedisTest;
+import org.springframework.context.ApplicationContext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A {@code @DataRedisTest} slice leaves distlock out;
+ * {@link AutoConfigureDistributedLock @AutoConfigureDistributedLock} brings it in, on the
+ * slice's Redis ({@link LocalRedisServer @LocalRedisServer}).
+ */
+@DataRedisTest
+@AutoConfigureDistributedLock
+@LocalRedisServer
+class DataRedisSliceTests {
+
+	@Autowired
+	private ApplicationContext context;
+
+	@Autowired
+	private LockService lockService;
+
+	@Test
+	void theSliceHasTheRedisLockService() {
+		assertThat(this.lockService).isInstanceOf(RedisLockService.class);
+		// The test application imports Jobs: their @DistributedLock methods are
+		// intercepted in the slice.
+		this.context.getBean(Jobs.class).buy("apple", () -> TestLocks.assertLocked("stock:apple"));
+		assertThat(this.lockService.executeLocked("slice", Duration.ofSeconds(10), () -> "ran")).isEqualTo("ran");
+		assertThat(this.lockService.isLocked("slice")).isFalse();
+	}
+
+}

@@ -1,0 +1,51 @@
+package io.github.distlock.test;
+
+import java.time.Duration;
+
+import io.github.distlock.LockHandle;
+import io.github.distlock.LockService;
+import io.github.distlock.redis.RedisLockService;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link LocalRedisServer @LocalRedisServer} connects the application to a
+ * {@code redis-server} of its own, whatever {@code spring.data.redis.*} says: the locks
+ * and the application's own template are in that server.
+ */
+@SpringBootTest(properties = { "spring.data.redis.host=192.0.2.1", "spring.data.redis.port=1" })
+@LocalRedisServer
+class LocalRedisServerTests {
+
+	@Autowired
+	private DataRedisConnectionDetails connectionDetails;
+
+	@Autowired
+	private LockService lockService;
+
+	@Autowired
+	private StringRedisTemplate redis;
+
+	@Test
+	void locksAndTemplateUseTheLocalServer() {
+		assertThat(this.connectionDetails).isInstanceOf(LocalRedisServerConnectionDetails.class);
+		LocalRedisServerConnectionDetails local = (LocalRedisServerConnectionDetails) this.connectionDetails;
+		assertThat(local.server().isRunning()).isTrue();
+		assertThat(local.getStandalone().getHost()).isEqualTo(local.server().host());
+		assertThat(this.lockService).isInstanceOf(RedisLockService.class);
+
+		try (LockHandle handle = this.lockService.lock("stock:apple", Duration.ofSeconds(10))) {
+			assertThat(handle.isHeld()).isTrue();
+			assertThat(local.server().keys("*")).anyMatch((key) -> key.contains("stock:apple"));
+		}
+		this.redis.opsForValue().set("greeting", "hello");
+		assertThat(local.server().command("GET", "greeting")).isEqualTo("hello");
+	}
+
+}
