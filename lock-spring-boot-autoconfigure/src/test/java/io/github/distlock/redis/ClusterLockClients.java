@@ -27,8 +27,12 @@ final class ClusterLockClients implements AutoCloseable {
 
 	private final List<LettuceConnectionFactory> factories = new ArrayList<>();
 
-	ClusterLockClients(List<String> nodes) {
-		this.nodes = nodes;
+	/**
+	 * @param nodes {@code host:port} of the nodes, comma-separated, as in
+	 * {@code spring.data.redis.cluster.nodes}
+	 */
+	ClusterLockClients(String nodes) {
+		this.nodes = List.of(nodes.split(","));
 	}
 
 	RedisLockService newService() {
