@@ -387,6 +387,11 @@ public final class RedisCluster implements AutoCloseable {
 	// ----------------------------------------------------------------------------------------------
 	// for ClusterHealth and ClusterSlotMigration
 
+	/** Where the topology keeps its own files; for tests of the clean-up. */
+	Path directory() {
+		return directory.path();
+	}
+
 	/** Running and not paused: the nodes that can answer. */
 	List<RedisServer> liveNodes() {
 		return servers.stream().filter(server -> server.isRunning() && !server.isPaused()).toList();

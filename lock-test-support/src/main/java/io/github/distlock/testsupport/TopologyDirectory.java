@@ -20,10 +20,14 @@ final class TopologyDirectory implements AutoCloseable {
 
 	private static final Set<Path> OPEN_DIRECTORIES = ConcurrentHashMap.newKeySet();
 
+	private static final int REAPER_ATTEMPTS = 10;
+
+	private static final long REAPER_PAUSE_MILLIS = 100;
+
 	static {
 		Runtime.getRuntime()
-			.addShutdownHook(new Thread(() -> OPEN_DIRECTORIES.forEach(TopologyDirectory::deleteQuietly),
-					"distlock-topology-directory-reaper"));
+			.addShutdownHook(
+					new Thread(TopologyDirectory::deleteOpenDirectories, "distlock-topology-directory-reaper"));
 	}
 
 	private final Path path;
@@ -43,6 +47,10 @@ final class TopologyDirectory implements AutoCloseable {
 		}
 	}
 
+	Path path() {
+		return path;
+	}
+
 	Path resolve(String fileName) {
 		return path.resolve(fileName);
 	}
@@ -56,6 +64,29 @@ final class TopologyDirectory implements AutoCloseable {
 	@Override
 	public String toString() {
 		return path.toString();
+	}
+
+	/**
+	 * Runs on JVM exit, while {@link RedisServer}'s hook kills the servers: a Sentinel
+	 * still rewriting its file may recreate one, so look again a few times.
+	 */
+	private static void deleteOpenDirectories() {
+		for (int attempt = 0; attempt < REAPER_ATTEMPTS && !OPEN_DIRECTORIES.isEmpty(); attempt++) {
+			for (Path directory : OPEN_DIRECTORIES) {
+				deleteQuietly(directory);
+				if (!Files.exists(directory)) {
+					OPEN_DIRECTORIES.remove(directory);
+				}
+			}
+			if (!OPEN_DIRECTORIES.isEmpty()) {
+				try {
+					Thread.sleep(REAPER_PAUSE_MILLIS);
+				}
+				catch (InterruptedException e) {
+					return;
+				}
+			}
+		}
 	}
 
 	private static void deleteQuietly(Path root) {
