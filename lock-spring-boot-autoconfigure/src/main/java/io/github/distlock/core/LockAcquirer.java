@@ -146,9 +146,11 @@ final class LockAcquirer {
 				if (Thread.interrupted()) {
 					interrupted = true;
 				}
-				if (!subscribed) {
-					subscribed = this.releases.ensureActive(entry.key, System.nanoTime());
-				}
+				// At every wake-up, not only while unsubscribed: a store subscribing per
+				// lock
+				// learns that this lock is still waited for, and re-subscribes one that
+				// moved.
+				subscribed = this.releases.ensureActive(entry.key, System.nanoTime());
 			}
 		}
 		catch (Throwable ex) {

@@ -9,13 +9,13 @@ import java.util.HexFormat;
  * Maps raw lock ids to Redis keys.
  * <p>
  * A lock id becomes {@code <prefix>{<encoded id>}}; its fencing key appends
- * {@code :fence}, its release receipt {@code :released}. The braces are a Redis Cluster
- * hash tag chosen here, so all keys of one lock share a slot and no input can pick the
- * slot: the encoding escapes {@code % { } #}, control characters and unpaired surrogates
- * as {@code %XX} / {@code %uXXXX}, which keeps distinct ids distinct. Ids whose encoding
- * is longer than {@value #MAX_ENCODED_LENGTH} characters are replaced by {@code #} and
- * the SHA-256 of the id; an escaped id never starts with {@code #}, so the two forms
- * cannot collide.
+ * {@code :fence}, its release receipt {@code :released}, and on a Redis Cluster its
+ * sharded release channel {@code :notify}. The braces are a Redis Cluster hash tag chosen
+ * here, so all keys of one lock share a slot and no input can pick the slot: the encoding
+ * escapes {@code % { } #}, control characters and unpaired surrogates as {@code %XX} /
+ * {@code %uXXXX}, which keeps distinct ids distinct. Ids whose encoding is longer than
+ * {@value #MAX_ENCODED_LENGTH} characters are replaced by {@code #} and the SHA-256 of
+ * the id; an escaped id never starts with {@code #}, so the two forms cannot collide.
  */
 final class LockKeys {
 
@@ -52,6 +52,15 @@ final class LockKeys {
 	 */
 	static String receiptKey(String lockKey) {
 		return lockKey + ":released";
+	}
+
+	/**
+	 * The sharded pub/sub channel ({@code SPUBLISH}) on which the releases of
+	 * {@code lockKey} are announced on a Redis Cluster: it carries the lock key's hash
+	 * tag, so it lives in the lock's slot, on the master (and replicas) holding the lock.
+	 */
+	static String releaseShardChannel(String lockKey) {
+		return lockKey + ":notify";
 	}
 
 	/**

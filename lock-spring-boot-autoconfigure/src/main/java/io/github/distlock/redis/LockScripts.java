@@ -79,14 +79,27 @@ final class LockScripts {
 
 	/**
 	 * Frees KEYS[1] and leaves the receipt of owner ARGV[1] in KEYS[receipt] for
-	 * ARGV[ttl] ms.
+	 * ARGV[ttl] ms; announces the release on ARGV[channel] when it was contended. With
+	 * {@code sharded}, the announcement is an {@code SPUBLISH} on the lock's own shard
+	 * channel (Redis Cluster, Redis 7+); a server without sharded pub/sub answers it with
+	 * an error, caught by {@code pcall}, and the release is announced by a classic
+	 * {@code PUBLISH} on the same channel instead, which a cluster broadcasts to every
+	 * node.
 	 */
-	private static String freeWithReceipt(int receipt, int ttl, int channel) {
+	private static String freeWithReceipt(int receipt, int ttl, int channel, boolean sharded) {
+		String announce = sharded ? """
+				    local sent = redis.pcall('spublish', ARGV[%1$d], KEYS[1])
+				    if type(sent) == 'table' and sent.err then redis.call('publish', ARGV[%1$d], KEYS[1]) end
+				""".formatted(channel) : """
+				    redis.call('publish', ARGV[%d], KEYS[1])
+				""".formatted(channel);
 		return """
 				  redis.call('del', KEYS[1])
 				  redis.call('set', KEYS[%d], ARGV[1], 'px', ARGV[%d])
-				  if current ~= ARGV[1] then redis.call('publish', ARGV[%d], KEYS[1]) end
-				""".formatted(receipt, ttl, channel);
+				  if current ~= ARGV[1] then
+				""".formatted(receipt, ttl) + announce + """
+				  end
+				""";
 	}
 
 	/**
@@ -95,15 +108,13 @@ final class LockScripts {
 	 * was contended. Returns 1 if released (also when a replay finds our receipt: the
 	 * first run released it), 0 if not owned (expired or taken).
 	 */
-	static final RedisScript<Long> RELEASE = RedisScript.of(OWNS + """
-			local current = redis.call('get', KEYS[1])
-			if owns(current, ARGV[1]) then
-			""" + freeWithReceipt(2, 3, 2) + """
-			  return 1
-			end
-			if redis.call('get', KEYS[2]) == ARGV[1] then return 1 end
-			return 0
-			""", Long.class);
+	static final RedisScript<Long> RELEASE = release(false);
+
+	/**
+	 * {@link #RELEASE} on a Redis Cluster: ARGV[2] is the lock's shard channel, announced
+	 * on by {@code SPUBLISH}.
+	 */
+	static final RedisScript<Long> RELEASE_SHARDED = release(true);
 
 	/**
 	 * KEYS: lock, fence, receipt. ARGV: owner, new owner, fence retention ms, lease ms of
@@ -116,25 +127,13 @@ final class LockScripts {
 	 * hand-over that was applied is recognised by the new owner's token in place (and
 	 * answers with a newer fencing token), a release instead by our receipt.
 	 */
-	static final RedisScript<Long> HAND_OVER = RedisScript.of(OWNS + """
-			local current = redis.call('get', KEYS[1])
-			if owns(current, ARGV[2]) then
-			""" + NEXT_FENCING_TOKEN + """
-			  return token
-			end
-			local contended = current == ARGV[1] .. '+'
-			if not owns(current, ARGV[1]) then
-			  if redis.call('get', KEYS[3]) == ARGV[1] then return -1 end
-			  return 0
-			end
-			if contended and ARGV[5] == '0' then
-			""" + freeWithReceipt(3, 7, 6) + """
-			  return -1
-			end
-			redis.call('set', KEYS[1], contended and (ARGV[2] .. '+') or ARGV[2], 'px', ARGV[4])
-			""" + NEXT_FENCING_TOKEN + """
-			return token
-			""", Long.class);
+	static final RedisScript<Long> HAND_OVER = handOver(false);
+
+	/**
+	 * {@link #HAND_OVER} on a Redis Cluster: ARGV[6] is the lock's shard channel,
+	 * announced on by {@code SPUBLISH}.
+	 */
+	static final RedisScript<Long> HAND_OVER_SHARDED = handOver(true);
 
 	/**
 	 * KEYS: lock. ARGV: owner, lease ms. Resets the lease if owned. Returns 1 if
@@ -149,6 +148,40 @@ final class LockScripts {
 			end
 			return 0
 			""", Long.class);
+
+	private static RedisScript<Long> release(boolean sharded) {
+		return RedisScript.of(OWNS + """
+				local current = redis.call('get', KEYS[1])
+				if owns(current, ARGV[1]) then
+				""" + freeWithReceipt(2, 3, 2, sharded) + """
+				  return 1
+				end
+				if redis.call('get', KEYS[2]) == ARGV[1] then return 1 end
+				return 0
+				""", Long.class);
+	}
+
+	private static RedisScript<Long> handOver(boolean sharded) {
+		return RedisScript.of(OWNS + """
+				local current = redis.call('get', KEYS[1])
+				if owns(current, ARGV[2]) then
+				""" + NEXT_FENCING_TOKEN + """
+				  return token
+				end
+				local contended = current == ARGV[1] .. '+'
+				if not owns(current, ARGV[1]) then
+				  if redis.call('get', KEYS[3]) == ARGV[1] then return -1 end
+				  return 0
+				end
+				if contended and ARGV[5] == '0' then
+				""" + freeWithReceipt(3, 7, 6, sharded) + """
+				  return -1
+				end
+				redis.call('set', KEYS[1], contended and (ARGV[2] .. '+') or ARGV[2], 'px', ARGV[4])
+				""" + NEXT_FENCING_TOKEN + """
+				return token
+				""", Long.class);
+	}
 
 	private LockScripts() {
 	}

@@ -8,13 +8,16 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * The Redis round trips of the lock, one method per script, on a
  * {@link StringRedisTemplate}. Knows keys and arguments, nothing about local state. A
  * release costs one round trip and one script, which also writes the release receipt (one
- * {@code SET} more inside it).
+ * {@code SET} more inside it). On a Redis Cluster ({@code sharded}) releases are
+ * announced on each lock's own shard channel, elsewhere on the one release channel.
  */
 final class RedisLockCommands {
 
 	private final StringRedisTemplate redis;
 
 	private final String releaseChannel;
+
+	private final boolean sharded;
 
 	/**
 	 * Life of a fence key after the last acquisition, and of a release receipt after the
@@ -23,14 +26,25 @@ final class RedisLockCommands {
 	private final String fencingRetentionMillis;
 
 	/**
+	 * Commands announcing releases on the one {@code releaseChannel} (standalone Redis
+	 * and Sentinel).
+	 */
+	RedisLockCommands(StringRedisTemplate redis, String releaseChannel, long fencingRetentionMillis) {
+		this(redis, releaseChannel, fencingRetentionMillis, false);
+	}
+
+	/**
 	 * @param fencingRetentionMillis how long a fence key lives after the last
 	 * acquisition, and a release receipt after its release: a replay matters only while
 	 * the client still waits for its reply, at most the command timeout, which the
 	 * retention (default 1 min, Lettuce's default command timeout) should cover
+	 * @param sharded whether releases are announced by {@code SPUBLISH} on the lock's
+	 * shard channel (Redis Cluster) instead of {@code PUBLISH} on {@code releaseChannel}
 	 */
-	RedisLockCommands(StringRedisTemplate redis, String releaseChannel, long fencingRetentionMillis) {
+	RedisLockCommands(StringRedisTemplate redis, String releaseChannel, long fencingRetentionMillis, boolean sharded) {
 		this.redis = redis;
 		this.releaseChannel = releaseChannel;
+		this.sharded = sharded;
 		this.fencingRetentionMillis = Long.toString(fencingRetentionMillis);
 	}
 
@@ -48,8 +62,8 @@ final class RedisLockCommands {
 	 * replay, by the first run
 	 */
 	boolean release(String key, String owner) {
-		return run(this.redis.execute(LockScripts.RELEASE, List.of(key, LockKeys.receiptKey(key)), owner,
-				this.releaseChannel, this.fencingRetentionMillis)) == 1;
+		return run(this.redis.execute(this.sharded ? LockScripts.RELEASE_SHARDED : LockScripts.RELEASE,
+				List.of(key, LockKeys.receiptKey(key)), owner, channel(key), this.fencingRetentionMillis)) == 1;
 	}
 
 	/**
@@ -57,10 +71,10 @@ final class RedisLockCommands {
 	 * owned
 	 */
 	long handOver(String key, String owner, String newOwner, long newLeaseMillis, boolean mayStayLocal) {
-		return run(this.redis.execute(LockScripts.HAND_OVER,
+		return run(this.redis.execute(this.sharded ? LockScripts.HAND_OVER_SHARDED : LockScripts.HAND_OVER,
 				List.of(key, LockKeys.fenceKey(key), LockKeys.receiptKey(key)), owner, newOwner,
-				this.fencingRetentionMillis, Long.toString(newLeaseMillis), mayStayLocal ? "1" : "0",
-				this.releaseChannel, this.fencingRetentionMillis));
+				this.fencingRetentionMillis, Long.toString(newLeaseMillis), mayStayLocal ? "1" : "0", channel(key),
+				this.fencingRetentionMillis));
 	}
 
 	boolean expire(String key, String owner, long leaseMillis) {
@@ -77,6 +91,10 @@ final class RedisLockCommands {
 	long remainingMillis(String key) {
 		Long ttl = this.redis.getExpire(key, java.util.concurrent.TimeUnit.MILLISECONDS);
 		return (ttl != null) ? ttl : -2;
+	}
+
+	private String channel(String key) {
+		return this.sharded ? LockKeys.releaseShardChannel(key) : this.releaseChannel;
 	}
 
 	private static long run(Long reply) {

@@ -16,17 +16,22 @@ import io.github.distlock.store.ReleaseReply;
 import io.github.distlock.store.Released;
 import io.github.distlock.store.Unknown;
 
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * The locks in one Redis (standalone, or a master with replicas behind Sentinel), one
- * atomic Lua script per operation (see {@link LockScripts}), with releases of contended
- * locks announced on one pub/sub channel.
+ * The locks in Redis (standalone, a master with replicas behind Sentinel, or a Redis
+ * Cluster), one atomic Lua script per operation (see {@link LockScripts}), with releases
+ * of contended locks announced by pub/sub.
  * <p>
  * A lock id becomes the key {@code <prefix>{<encoded id>}} (see {@link LockKeys}); its
- * last fencing token lives next to it in {@code <key>:fence} for the fencing retention,
- * and the channel is {@code <prefix>released}. Fencing tokens come from the server's
- * clock ({@code max(TIME in microseconds, last + 1)}).
+ * last fencing token lives next to it in {@code <key>:fence} for the fencing retention.
+ * All keys of a lock share its hash slot, so every script runs on one cluster node.
+ * Releases are announced on the one channel {@code <prefix>released}; on a Redis Cluster
+ * reached with Lettuce, on each lock's own shard channel {@code <key>:notify} by sharded
+ * pub/sub instead (see {@link ShardedReleaseSubscription}), so a release reaches only the
+ * shard of the lock and the instances waiting for it. Fencing tokens come from the
+ * server's clock ({@code max(TIME in microseconds, last + 1)}).
  * <p>
  * A command fails with {@link Unknown} when Redis cannot be reached, times out, answers
  * an error meaning it cannot write for now
@@ -49,6 +54,12 @@ public final class RedisLockStore implements LockStore {
 	private final LockKeys keys;
 
 	private final RedisLockCommands commands;
+
+	/**
+	 * Whether releases are announced per lock by sharded pub/sub: on a Redis Cluster
+	 * reached with Lettuce.
+	 */
+	private final boolean sharded;
 
 	/**
 	 * A store with the key prefix and fencing retention of {@code settings} (its lease
@@ -80,7 +91,9 @@ public final class RedisLockStore implements LockStore {
 		}
 		this.redis = redis;
 		this.keys = new LockKeys(keyPrefix);
-		this.commands = new RedisLockCommands(redis, this.keys.releaseChannel(), fencingRetention.toMillis());
+		this.sharded = isLettuceCluster(redis.getRequiredConnectionFactory());
+		this.commands = new RedisLockCommands(redis, this.keys.releaseChannel(), fencingRetention.toMillis(),
+				this.sharded);
 	}
 
 	@Override
@@ -178,8 +191,31 @@ public final class RedisLockStore implements LockStore {
 		if (listener == null) {
 			throw new IllegalArgumentException("listener must not be null");
 		}
+		if (this.sharded) {
+			ShardedReleaseSubscription sharded = new ShardedReleaseSubscription(
+					this.redis.getRequiredConnectionFactory(), listener::released);
+			return new ReleaseNotifications() {
+
+				@Override
+				public boolean ensureActive(String key, long deadlineNanos) {
+					return sharded.ensureActive(key, deadlineNanos);
+				}
+
+				@Override
+				public void close() {
+					sharded.close();
+				}
+
+			};
+		}
 		return new Subscription(new ReleaseSubscription(this.redis.getRequiredConnectionFactory(),
 				this.keys.releaseChannel(), listener::released));
+	}
+
+	private static boolean isLettuceCluster(RedisConnectionFactory connectionFactory) {
+		// Lettuce's classes load only when the factory is Lettuce's.
+		return connectionFactory.getClass().getName().startsWith("org.springframework.data.redis.connection.lettuce.")
+				&& ShardedReleaseSubscription.isLettuceCluster(connectionFactory);
 	}
 
 	private static Unknown unknownOrThrow(RuntimeException failure) {

@@ -1,0 +1,79 @@
+package io.github.distlock.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.github.distlock.LockHandle;
+import io.github.distlock.support.LogSafe;
+import io.github.distlock.testsupport.RedisCluster;
+import io.github.distlock.testsupport.RedisClusterExtension;
+import io.github.distlock.testsupport.RedisServer;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every lock script stays in one slot on a real Redis Cluster: the lock key, its fence
+ * key, its release receipt and its shard channel share the slot the server computes
+ * ({@code CLUSTER KEYSLOT}), for ordinary, hostile and hashed long ids, and the scripts
+ * (acquire, contended acquire, release announcing by {@code SPUBLISH}) run on the master
+ * of that slot without a {@code CROSSSLOT} refusal.
+ */
+class ClusterKeySlotTests {
+
+	@RegisterExtension
+	static final RedisClusterExtension redis = new RedisClusterExtension();
+
+	@AutoClose
+	private final ClusterLockClients clients = new ClusterLockClients(redis.nodes());
+
+	@Test
+	void everyKeyAndTheChannelOfALockShareTheSlotOfItsHashTag() {
+		RedisCluster cluster = redis.cluster();
+		RedisServer anyNode = cluster.masters().get(0);
+		LockKeys keys = new LockKeys("distlock:");
+		List<String> ids = new ArrayList<>(HostileKeyTests.HOSTILE_IDS);
+		for (int i = 0; i < 1_000; i++) {
+			ids.add("order:" + i);
+		}
+		ids.add("z".repeat(LockKeys.MAX_ENCODED_LENGTH + 1));
+		ids.add("{".repeat(LockKeys.MAX_ENCODED_LENGTH));
+		Map<Integer, Integer> idsPerMaster = new HashMap<>();
+		for (String id : ids) {
+			String key = keys.lockKey(id);
+			int slot = Integer.parseInt(anyNode.command("CLUSTER", "KEYSLOT", key));
+			for (String sibling : List.of(LockKeys.fenceKey(key), LockKeys.receiptKey(key),
+					LockKeys.releaseShardChannel(key))) {
+				assertThat(Integer.parseInt(anyNode.command("CLUSTER", "KEYSLOT", sibling)))
+					.as("slot of %s, of lock id '%s'", LogSafe.text(sibling), LogSafe.text(id))
+					.isEqualTo(slot);
+			}
+			idsPerMaster.merge(cluster.masterForSlot(slot).port(), 1, Integer::sum);
+		}
+		System.out.println("[cluster-keyslot] ids=" + ids.size() + " idsPerMaster=" + idsPerMaster.values());
+		assertThat(idsPerMaster).hasSize(3);
+	}
+
+	@Test
+	void contendedLocksOfHostileIdsAreAcquiredReleasedAndAnnouncedOnTheirMaster() {
+		RedisLockService first = this.clients.newService();
+		RedisLockService second = this.clients.newService();
+		for (String id : HostileKeyTests.HOSTILE_IDS) {
+			try (LockHandle held = first.lock(id, Duration.ZERO)) {
+				// Refused: flags the lock contended, so its release announces by
+				// SPUBLISH.
+				assertThat(second.tryLock(id, Duration.ZERO, null)).as("'%s' locked", LogSafe.text(id)).isEmpty();
+			}
+			try (LockHandle next = second.lock(id, Duration.ZERO)) {
+				assertThat(next.fencingToken()).isPositive();
+			}
+		}
+		assertThat(first.locksLost() + second.locksLost()).isZero();
+	}
+
+}
