@@ -3,6 +3,10 @@ package io.github.distlock.autoconfigure;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import io.github.distlock.LockService;
 import io.github.distlock.autoconfigure.DistributedLockProperties.Store;
@@ -14,6 +18,8 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.micrometer.observation.ObservationRegistry;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.ObjectProvider;
@@ -90,6 +96,8 @@ class QuorumLockStoreConfiguration {
 	 */
 	static final class QuorumConnections implements DisposableBean {
 
+		private static final Log logger = LogFactory.getLog(QuorumConnections.class);
+
 		private final List<QuorumNodeUri> uris;
 
 		private final List<LettuceConnectionFactory> factories = new ArrayList<>();
@@ -105,6 +113,40 @@ class QuorumLockStoreConfiguration {
 				factory.afterPropertiesSet();
 				factory.start();
 				this.factories.add(factory);
+			}
+			connect(connectTimeout);
+		}
+
+		/**
+		 * Opens every node's connection in parallel, waiting at most
+		 * {@code connectTimeout}, so that the first lock operations do not pay for it (a
+		 * node's first connection may take longer than its command timeout). A node that
+		 * cannot be reached is logged, not fatal: the quorum works without a minority,
+		 * and Lettuce connects when it can.
+		 */
+		private void connect(Duration connectTimeout) {
+			List<CompletableFuture<?>> connections = new ArrayList<>();
+			for (int i = 0; i < this.factories.size(); i++) {
+				LettuceConnectionFactory factory = this.factories.get(i);
+				String name = this.uris.get(i).name();
+				connections.add(CompletableFuture.runAsync(() -> {
+					try {
+						factory.getConnection().close();
+					}
+					catch (RuntimeException ex) {
+						logger.warn("Quorum node " + name + " cannot be reached at startup: " + ex);
+					}
+				}));
+			}
+			try {
+				CompletableFuture.allOf(connections.toArray(CompletableFuture[]::new))
+					.get(connectTimeout.toMillis(), TimeUnit.MILLISECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			catch (ExecutionException | TimeoutException ex) {
+				logger.warn("Not every quorum node answered within " + connectTimeout + " at startup");
 			}
 		}
 

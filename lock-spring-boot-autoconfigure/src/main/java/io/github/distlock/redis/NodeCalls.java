@@ -78,6 +78,11 @@ final class NodeCalls implements AutoCloseable {
 					catch (RuntimeException ex) {
 						replies.answer(index, null, ex);
 					}
+					catch (Error ex) {
+						replies.answer(index, null,
+								new IllegalStateException("The command failed on " + node.name(), ex));
+						throw ex;
+					}
 				});
 			}
 			catch (RejectedExecutionException ex) {
