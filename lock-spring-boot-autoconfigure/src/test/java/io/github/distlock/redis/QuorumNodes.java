@@ -25,7 +25,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  */
 final class QuorumNodes implements AutoCloseable {
 
-	static final Duration NODE_TIMEOUT = Duration.ofMillis(500);
+	static final Duration NODE_TIMEOUT = Duration.ofSeconds(1);
 
 	private final List<RedisServer> servers = new ArrayList<>();
 
