@@ -1,6 +1,8 @@
 package io.github.distlock.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import io.github.distlock.interceptor.AnnotationLockOperationSource;
 
@@ -28,8 +30,9 @@ public class DistributedLockProperties {
 
 	/**
 	 * Where the locks live: 'redis' excludes every instance sharing the Redis server and
-	 * key prefix; 'in-memory' only the threads of this JVM, never other processes (for
-	 * tests and single-instance applications).
+	 * key prefix; 'quorum' every instance sharing the majority of the independent Redis
+	 * masters of 'distributed-lock.quorum.nodes'; 'in-memory' only the threads of this
+	 * JVM, never other processes (for tests and single-instance applications).
 	 */
 	private Store store = Store.REDIS;
 
@@ -54,7 +57,8 @@ public class DistributedLockProperties {
 	/**
 	 * How long the last fencing token of a lock is kept in Redis after its last
 	 * acquisition. Tokens keep increasing beyond it as long as the Redis server clock
-	 * does not step back by more than this.
+	 * does not step back by more than this. In quorum mode also how long a node restarted
+	 * empty does not count for fencing tokens.
 	 */
 	private Duration fencingRetention = Duration.ofMinutes(1);
 
@@ -64,6 +68,8 @@ public class DistributedLockProperties {
 	 * fails the startup.
 	 */
 	private int order = DEFAULT_ORDER;
+
+	private final Quorum quorum = new Quorum();
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -133,6 +139,34 @@ public class DistributedLockProperties {
 		this.order = order;
 	}
 
+	public Quorum getQuorum() {
+		return this.quorum;
+	}
+
+	/**
+	 * The independent Redis masters of {@code distributed-lock.store=quorum}.
+	 */
+	public static class Quorum {
+
+		/**
+		 * Independent Redis masters holding the locks when the store is 'quorum', at
+		 * least 3 (an odd number: 3 or 5), as URIs redis://[user:password@]host:port[/db]
+		 * (rediss:// for SSL). A lock is held when a majority of them hold it. Their
+		 * command timeout is spring.data.redis.timeout (1s when not set), their connect
+		 * timeout spring.data.redis.connect-timeout (the command timeout when not set).
+		 */
+		private List<String> nodes = new ArrayList<>();
+
+		public List<String> getNodes() {
+			return this.nodes;
+		}
+
+		public void setNodes(List<String> nodes) {
+			this.nodes = nodes;
+		}
+
+	}
+
 	/**
 	 * Where the locks live, chosen with {@code distributed-lock.store}.
 	 */
@@ -143,6 +177,13 @@ public class DistributedLockProperties {
 		 * process using the same Redis and key prefix.
 		 */
 		REDIS,
+
+		/**
+		 * A majority of independent Redis masters ({@code distributed-lock.quorum.nodes},
+		 * Redlock), each through its own connection; {@code spring.data.redis.*} is not
+		 * used for the locks.
+		 */
+		QUORUM,
 
 		/**
 		 * This JVM's memory ({@link io.github.distlock.store.InMemoryLockStore}): locks
