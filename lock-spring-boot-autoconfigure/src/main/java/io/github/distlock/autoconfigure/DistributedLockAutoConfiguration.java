@@ -23,10 +23,11 @@ import org.springframework.context.annotation.Import;
 /**
  * Auto-configuration of distributed locks: the {@link LockService} on the store named by
  * {@code distributed-lock.store} (one configuration per store:
- * {@link RedisLockStoreConfiguration}, {@link InMemoryLockStoreConfiguration}), observed
- * when an {@link ObservationRegistry} bean exists, and the
- * {@link io.github.distlock.DistributedLock @DistributedLock} interception (proxy mode,
- * unless the application chose a mode with {@link EnableDistributedLock
+ * {@link RedisLockStoreConfiguration}, {@link QuorumLockStoreConfiguration},
+ * {@link InMemoryLockStoreConfiguration}), observed when an {@link ObservationRegistry}
+ * bean exists, and the {@link io.github.distlock.DistributedLock @DistributedLock}
+ * interception (proxy mode, unless the application chose a mode with
+ * {@link EnableDistributedLock
  *
  * @EnableDistributedLock}). Backs off when the Redis store is chosen and Spring Data
  * Redis is absent.
@@ -36,7 +37,7 @@ import org.springframework.context.annotation.Import;
 @ConditionalOnBooleanProperty(name = "distributed-lock.enabled", matchIfMissing = true)
 @Conditional(LockStoreAvailableCondition.class)
 @EnableConfigurationProperties(DistributedLockProperties.class)
-@Import({ RedisLockStoreConfiguration.class, InMemoryLockStoreConfiguration.class,
+@Import({ RedisLockStoreConfiguration.class, QuorumLockStoreConfiguration.class, InMemoryLockStoreConfiguration.class,
 		DistributedLockAutoConfiguration.EnableDistributedLockConfiguration.class })
 public final class DistributedLockAutoConfiguration {
 

@@ -1,6 +1,8 @@
 package io.github.distlock.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import io.github.distlock.interceptor.AnnotationLockOperationSource;
 
@@ -28,8 +30,9 @@ public class DistributedLockProperties {
 
 	/**
 	 * Where the locks live: 'redis' excludes every instance sharing the Redis server and
-	 * key prefix; 'in-memory' only the threads of this JVM, never other processes (for
-	 * tests and single-instance applications).
+	 * key prefix; 'quorum' every instance sharing the majority of the independent Redis
+	 * masters of 'distributed-lock.quorum.nodes'; 'in-memory' only the threads of this
+	 * JVM, never other processes (for tests and single-instance applications).
 	 */
 	private Store store = Store.REDIS;
 
@@ -64,6 +67,8 @@ public class DistributedLockProperties {
 	 * fails the startup.
 	 */
 	private int order = DEFAULT_ORDER;
+
+	private final Quorum quorum = new Quorum();
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -133,6 +138,34 @@ public class DistributedLockProperties {
 		this.order = order;
 	}
 
+	public Quorum getQuorum() {
+		return this.quorum;
+	}
+
+	/**
+	 * The independent Redis masters of {@code distributed-lock.store=quorum}.
+	 */
+	public static class Quorum {
+
+		/**
+		 * Independent Redis masters holding the locks when the store is 'quorum', at
+		 * least 3 (an odd number: 3 or 5), as URIs redis://[user:password@]host:port[/db]
+		 * (rediss:// for SSL). A lock is held when a majority of them hold it. Their
+		 * command timeout is spring.data.redis.timeout (1s when not set), their connect
+		 * timeout spring.data.redis.connect-timeout (the command timeout when not set).
+		 */
+		private List<String> nodes = new ArrayList<>();
+
+		public List<String> getNodes() {
+			return this.nodes;
+		}
+
+		public void setNodes(List<String> nodes) {
+			this.nodes = nodes;
+		}
+
+	}
+
 	/**
 	 * Where the locks live, chosen with {@code distributed-lock.store}.
 	 */
@@ -143,6 +176,13 @@ public class DistributedLockProperties {
 		 * process using the same Redis and key prefix.
 		 */
 		REDIS,
+
+		/**
+		 * A majority of independent Redis masters ({@code distributed-lock.quorum.nodes},
+		 * Redlock), each through its own connection; {@code spring.data.redis.*} is not
+		 * used for the locks.
+		 */
+		QUORUM,
 
 		/**
 		 * This JVM's memory ({@link io.github.distlock.store.InMemoryLockStore}): locks

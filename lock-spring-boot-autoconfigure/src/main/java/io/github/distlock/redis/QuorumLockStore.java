@@ -1,0 +1,361 @@
+package io.github.distlock.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
+
+import io.github.distlock.redis.NodeCalls.Replies;
+import io.github.distlock.store.AcquireReply;
+import io.github.distlock.store.Acquired;
+import io.github.distlock.store.ExtendReply;
+import io.github.distlock.store.Extended;
+import io.github.distlock.store.HandOverReply;
+import io.github.distlock.store.HeldByOther;
+import io.github.distlock.store.LockStore;
+import io.github.distlock.store.NotOwned;
+import io.github.distlock.store.ReleaseListener;
+import io.github.distlock.store.ReleaseNotifications;
+import io.github.distlock.store.ReleaseReply;
+import io.github.distlock.store.Released;
+import io.github.distlock.store.Unknown;
+import io.github.distlock.support.LogSafe;
+
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * The locks on a quorum of N &ge; 3 independent Redis masters (Redlock): every operation
+ * runs the single-Redis scripts ({@link RedisLockStore}, {@link LockScripts}) on all
+ * nodes at once and counts the replies; a lock is held when a majority of nodes hold it.
+ * <p>
+ * <b>Acquire.</b> On all nodes in parallel, waiting for a node at most the node timeout
+ * (which should be small against the lease: a reply later than the lease is worthless).
+ * Acquired when a majority granted it while the lease still had time to run, and its
+ * fencing token was recorded on a majority (see {@link QuorumFence}); otherwise released
+ * on every node at once (owner-checked). Each node holds the key for the lease plus a
+ * clock drift allowance (1 % of the lease + 2 ms), so the holder's own deadline, counted
+ * from before it asked, ends before any node whose clock runs up to 1 % fast frees the
+ * lock: Redlock's validity {@code lease - elapsed - drift}.
+ * <p>
+ * <b>Refusals.</b> When a majority of nodes hold the lock for others, the reply is
+ * {@link HeldByOther} with the time until a majority of those keys expire. When no
+ * majority either way is seen although a majority answered, the reply is
+ * {@link HeldByOther} with a random 1–20 ms: the engine re-checks after about that long.
+ * When this acquirer got some nodes but not a majority (a split vote between racing
+ * acquirers), it frees them and pauses a random 1–20 ms before it answers: only the store
+ * can tell a split vote from a held lock, and a caller that retries at once (the engine
+ * does, once, after queueing its waiter) must not meet the same race again. When fewer
+ * than a majority answer, the reply is {@link Unknown} (the engine's acquirer then fails
+ * at once with its cause, naming every node and why).
+ * <p>
+ * <b>Hand-over, extend, release.</b> Run on all nodes; a majority of nodes answering as
+ * asked is success. Fewer: {@link NotOwned} when the nodes that answered otherwise leave
+ * no majority possible (the lock is lost, or was never ours), {@link Unknown} while nodes
+ * that did not answer could still make one (the engine then retries, and its lease bounds
+ * the doubt). A hand-over without a majority frees the lock on every node. Replays keep
+ * the single-Redis scripts' meaning on every node.
+ * <p>
+ * <b>Waiting.</b> Releases are announced on every node's channel; a subscription is one
+ * per node, active when a majority of them is (a release by a majority holder publishes
+ * on every node where a waiter flagged the lock, so at least one subscribed node hears
+ * it).
+ */
+public final class QuorumLockStore implements LockStore, AutoCloseable {
+
+	private static final long MAX_SPLIT_DELAY_MILLIS = 20;
+
+	private final NodeCalls nodes;
+
+	private final QuorumFence fence;
+
+	private final LockKeys keys;
+
+	private final long nodeTimeoutNanos;
+
+	/**
+	 * A node of the quorum.
+	 *
+	 * @param name how the node is named in messages (its URI without credentials)
+	 * @param redis the node's template
+	 */
+	public record Node(String name, StringRedisTemplate redis) {
+
+	}
+
+	/**
+	 * A store on {@code nodes}.
+	 * @param nodes three or more independent Redis masters
+	 * @param keyPrefix prefix of every key and channel, on every node
+	 * @param fencingRetention how long each node keeps a lock's last fencing token after
+	 * its last acquisition, and how long a node restarted empty does not count for
+	 * fencing
+	 * @param nodeTimeout how long an operation waits for a node at most
+	 */
+	public QuorumLockStore(List<Node> nodes, String keyPrefix, Duration fencingRetention, Duration nodeTimeout) {
+		if (nodes == null || nodes.size() < 3) {
+			throw new IllegalArgumentException("A quorum needs at least 3 nodes, but got "
+					+ ((nodes != null) ? nodes.stream().map(Node::name).toList() : null));
+		}
+		if (nodeTimeout == null || nodeTimeout.compareTo(Duration.ofMillis(1)) < 0) {
+			throw new IllegalArgumentException("nodeTimeout must be at least 1ms, but was " + nodeTimeout);
+		}
+		List<QuorumNode> members = new ArrayList<>();
+		for (Node node : nodes) {
+			members.add(new QuorumNode(node.name(), new RedisLockStore(node.redis(), keyPrefix, fencingRetention),
+					node.redis()));
+		}
+		this.nodes = new NodeCalls(members);
+		this.keys = new LockKeys(keyPrefix);
+		this.fence = new QuorumFence(this.nodes, keyPrefix, fencingRetention.toMillis());
+		this.nodeTimeoutNanos = nodeTimeout.toNanos();
+	}
+
+	@Override
+	public String key(String lockId) {
+		return this.keys.lockKey(lockId);
+	}
+
+	@Override
+	public AcquireReply acquire(String key, String owner, long leaseMillis) {
+		long sentAt = System.nanoTime();
+		int majority = this.nodes.majority();
+		int size = this.nodes.size();
+		Replies<AcquireReply> replies = this.nodes.call(
+				(node) -> node.store().acquire(key, owner, nodeLease(leaseMillis)), acquireWait(leaseMillis),
+				(sofar) -> sofar.count(Acquired.class) >= majority || sofar.count(HeldByOther.class) > size - majority);
+		List<AcquireReply> answers = replies.answers();
+		int granted = count(answers, Acquired.class);
+		if (granted >= majority) {
+			long proposal = answers.stream()
+				.filter(Acquired.class::isInstance)
+				.mapToLong((reply) -> ((Acquired) reply).fencingToken())
+				.max()
+				.orElseThrow();
+			RuntimeException[] failure = new RuntimeException[1];
+			Long token = this.fence.record(key, proposal, acquireWait(leaseMillis), failure);
+			if (token != null && System.nanoTime() - sentAt < TimeUnit.MILLISECONDS.toNanos(leaseMillis)) {
+				return new Acquired(token);
+			}
+			releaseAfter(replies, key, owner);
+			return (token != null) ? new HeldByOther(splitDelayMillis()) : new Unknown(failure[0]);
+		}
+		int held = count(answers, HeldByOther.class);
+		if (held < size) {
+			// Some nodes granted it, or may have: failed, or answered after the decision.
+			releaseAfter(replies, key, owner);
+		}
+		if (granted + held < majority) {
+			RuntimeException mistake = replies.mistake();
+			if (mistake != null) {
+				throw mistake;
+			}
+			return new Unknown(replies.noMajority("Could not acquire lock key '" + LogSafe.text(key) + "': answered",
+					majority, (reply) -> reply instanceof Acquired || reply instanceof HeldByOther));
+		}
+		int mustExpire = held - (size - majority);
+		if (granted > 0) {
+			// A split vote: racing acquirers each got some nodes. Fall out of step
+			// before anyone asks again (also a caller that retries at once).
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(splitDelayMillis()));
+			return new HeldByOther(splitDelayMillis());
+		}
+		if (mustExpire <= 0) {
+			return new HeldByOther(splitDelayMillis());
+		}
+		long[] leases = answers.stream()
+			.filter(HeldByOther.class::isInstance)
+			.mapToLong((reply) -> ((HeldByOther) reply).remainingLeaseMillis())
+			.sorted()
+			.toArray();
+		return new HeldByOther(holderLease(leases[mustExpire - 1]));
+	}
+
+	@Override
+	public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal) {
+		long sentAt = System.nanoTime();
+		int majority = this.nodes.majority();
+		Replies<HandOverReply> replies = this.nodes.call(
+				(node) -> node.store().handOver(key, owner, newOwner, nodeLease(leaseMillis), mayStayLocal),
+				acquireWait(leaseMillis), decides(Acquired.class));
+		List<HandOverReply> answers = replies.answers();
+		if (count(answers, Acquired.class) >= majority) {
+			long proposal = answers.stream()
+				.filter(Acquired.class::isInstance)
+				.mapToLong((reply) -> ((Acquired) reply).fencingToken())
+				.max()
+				.orElseThrow();
+			RuntimeException[] failure = new RuntimeException[1];
+			Long token = this.fence.record(key, proposal, acquireWait(leaseMillis), failure);
+			if (token != null && System.nanoTime() - sentAt < TimeUnit.MILLISECONDS.toNanos(leaseMillis)) {
+				return new Acquired(token);
+			}
+			releaseAfter(replies, key, newOwner);
+			return (token != null) ? Released.INSTANCE : new Unknown(failure[0]);
+		}
+		// Not handed over on a majority: freed on every node, whatever each one did.
+		if (count(answers, Released.class) < this.nodes.size()) {
+			replies.afterEach((node) -> {
+				node.store().release(key, newOwner);
+				node.store().release(key, owner);
+			});
+		}
+		return outcome(replies, "hand over", key, (reply) -> reply instanceof Acquired || reply instanceof Released,
+				Released.INSTANCE);
+	}
+
+	@Override
+	public ReleaseReply release(String key, String owner) {
+		Replies<ReleaseReply> replies = this.nodes.call((node) -> node.store().release(key, owner),
+				this.nodeTimeoutNanos, decides(Released.class));
+		return outcome(replies, "release", key, Released.class::isInstance, Released.INSTANCE);
+	}
+
+	@Override
+	public ExtendReply extend(String key, String owner, long leaseMillis) {
+		Replies<ExtendReply> replies = this.nodes.call(
+				(node) -> node.store().extend(key, owner, nodeLease(leaseMillis)), acquireWait(leaseMillis),
+				decides(Extended.class));
+		return outcome(replies, "extend", key, Extended.class::isInstance, Extended.INSTANCE);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * One {@code PTTL} per node: held while a majority of nodes hold a key, so the answer
+	 * is the time until fewer than a majority of keys are left, less the drift allowance.
+	 * @throws org.springframework.dao.DataAccessResourceFailureException when fewer than
+	 * a majority of nodes answer
+	 */
+	@Override
+	public long remainingLeaseMillis(String key) {
+		int majority = this.nodes.majority();
+		Replies<Long> replies = this.nodes.call((node) -> node.store().remainingLeaseMillis(key), this.nodeTimeoutNanos,
+				(sofar) -> false);
+		List<Long> answers = replies.answers();
+		if (answers.size() < majority) {
+			throw replies.noMajority("Could not read lock key '" + LogSafe.text(key) + "': answered", majority,
+					(reply) -> true);
+		}
+		long[] held = answers.stream().mapToLong(Long::longValue).filter((ttl) -> ttl >= 0).sorted().toArray();
+		if (held.length < majority) {
+			return -1;
+		}
+		long ttl = held[held.length - majority];
+		return (ttl == Long.MAX_VALUE) ? ttl : holderLease(ttl);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * The single-Redis probe on every node; a majority must run it.
+	 */
+	@Override
+	public void verify() {
+		int majority = this.nodes.majority();
+		Replies<Boolean> replies = this.nodes.call((node) -> {
+			node.store().verify();
+			return Boolean.TRUE;
+		}, this.nodeTimeoutNanos, (sofar) -> sofar.answers().size() >= this.nodes.size());
+		if (replies.answers().size() < majority) {
+			throw replies.noMajority("The lock scripts cannot run on a majority of the quorum: ran", majority,
+					(reply) -> true);
+		}
+	}
+
+	@Override
+	public ReleaseNotifications subscribe(ReleaseListener listener) {
+		if (listener == null) {
+			throw new IllegalArgumentException("listener must not be null");
+		}
+		List<ReleaseNotifications> subscriptions = new ArrayList<>();
+		for (QuorumNode node : this.nodes.nodes()) {
+			subscriptions.add(node.store().subscribe(listener));
+		}
+		return new QuorumReleaseNotifications(this.nodes, subscriptions);
+	}
+
+	/**
+	 * Stops the threads that talk to the nodes; the nodes' connections are the caller's.
+	 */
+	@Override
+	public void close() {
+		this.nodes.close();
+	}
+
+	/**
+	 * Success when a majority answered {@code success}; otherwise {@link NotOwned} when
+	 * the other answers leave no majority possible, {@link Unknown} while silent nodes
+	 * could still make one.
+	 */
+	private <R> R outcome(Replies<?> replies, String what, String key, Predicate<Object> success, R succeeded) {
+		int majority = this.nodes.majority();
+		List<?> answers = replies.answers();
+		long yes = answers.stream().filter(success).count();
+		if (yes >= majority) {
+			return succeeded;
+		}
+		long unknown = this.nodes.size() - answers.size() + answers.stream().filter(Unknown.class::isInstance).count();
+		if (yes + unknown < majority) {
+			@SuppressWarnings("unchecked")
+			R notOwned = (R) NotOwned.INSTANCE;
+			return notOwned;
+		}
+		RuntimeException mistake = replies.mistake();
+		if (mistake != null) {
+			throw mistake;
+		}
+		@SuppressWarnings("unchecked")
+		R outcomeUnknown = (R) new Unknown(
+				replies.noMajority("Could not " + what + " lock key '" + LogSafe.text(key) + "' on a majority: done on",
+						majority, success));
+		return outcomeUnknown;
+	}
+
+	private <R> Predicate<Replies<R>> decides(Class<?> success) {
+		int majority = this.nodes.majority();
+		int size = this.nodes.size();
+		return (sofar) -> {
+			List<R> answers = sofar.answers();
+			long yes = count(answers, success);
+			long definite = answers.stream().filter((reply) -> !(reply instanceof Unknown)).count();
+			return yes >= majority || definite - yes > size - majority;
+		};
+	}
+
+	/**
+	 * Owner-checked release on every node, each right after the node's command of
+	 * {@code replies} ended, so it never overtakes it; not waited for.
+	 */
+	private static void releaseAfter(Replies<?> replies, String key, String owner) {
+		replies.afterEach((node) -> node.store().release(key, owner));
+	}
+
+	private long acquireWait(long leaseMillis) {
+		return Math.max(1, Math.min(this.nodeTimeoutNanos, TimeUnit.MILLISECONDS.toNanos(leaseMillis)));
+	}
+
+	/** The lease on a node: the holder's lease plus the drift allowance. */
+	static long nodeLease(long leaseMillis) {
+		return leaseMillis + leaseMillis / 100 + 2;
+	}
+
+	/**
+	 * At most what is left of the holder's lease when a node's key has {@code ttl} ms to
+	 * live (undoes {@link #nodeLease}).
+	 */
+	static long holderLease(long ttl) {
+		return (ttl <= 2) ? 0 : ttl - 2 - (ttl - 2) / 101;
+	}
+
+	private static long splitDelayMillis() {
+		return ThreadLocalRandom.current().nextLong(1, MAX_SPLIT_DELAY_MILLIS + 1);
+	}
+
+	private static int count(List<?> answers, Class<?> type) {
+		return (int) answers.stream().filter(type::isInstance).count();
+	}
+
+}

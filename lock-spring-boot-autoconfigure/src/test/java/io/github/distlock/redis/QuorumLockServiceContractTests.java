@@ -1,0 +1,34 @@
+package io.github.distlock.redis;
+
+import java.time.Duration;
+
+import io.github.distlock.core.LockEngine;
+import io.github.distlock.core.LockServiceContractTests;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/**
+ * The {@link io.github.distlock.LockService} contract on {@link LockEngine}s over
+ * {@link QuorumLockStore}s, each with its own connections, on three real
+ * {@code redis-server} processes.
+ */
+class QuorumLockServiceContractTests extends LockServiceContractTests {
+
+	private static QuorumNodes nodes;
+
+	@BeforeAll
+	static void startNodes() {
+		nodes = new QuorumNodes(3, false);
+	}
+
+	@AfterAll
+	static void stopNodes() {
+		nodes.close();
+	}
+
+	@Override
+	protected LockEngine createService() {
+		return nodes.newService(Duration.ofSeconds(30));
+	}
+
+}

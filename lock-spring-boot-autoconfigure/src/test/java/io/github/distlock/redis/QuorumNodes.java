@@ -1,0 +1,162 @@
+package io.github.distlock.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.distlock.core.LockEngine;
+import io.github.distlock.testsupport.RedisServer;
+import io.github.distlock.testsupport.TcpProxy;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * N real {@code redis-server} processes, each behind its own {@link TcpProxy} (so a node
+ * can be black-holed as well as killed, paused or restarted empty), and quorum stores and
+ * lock services on them as separate application instances would have them: each with its
+ * own connection factories, built as the quorum configuration builds them. Closes
+ * everything it started.
+ */
+final class QuorumNodes implements AutoCloseable {
+
+	static final Duration NODE_TIMEOUT = Duration.ofMillis(500);
+
+	private final List<RedisServer> servers = new ArrayList<>();
+
+	private final List<TcpProxy> proxies = new ArrayList<>();
+
+	private final List<LettuceConnectionFactory> factories = new ArrayList<>();
+
+	private final List<QuorumLockStore> stores = new ArrayList<>();
+
+	private final List<LockEngine> services = new ArrayList<>();
+
+	private final boolean proxied;
+
+	/**
+	 * @param count how many nodes
+	 * @param proxied whether clients reach them through a {@link TcpProxy} each
+	 */
+	QuorumNodes(int count, boolean proxied) {
+		this.proxied = proxied;
+		try {
+			for (int i = 0; i < count; i++) {
+				RedisServer server = RedisServer.start();
+				this.servers.add(server);
+				if (proxied) {
+					this.proxies.add(TcpProxy.to(server));
+				}
+			}
+		}
+		catch (RuntimeException ex) {
+			close();
+			throw ex;
+		}
+	}
+
+	int size() {
+		return this.servers.size();
+	}
+
+	RedisServer server(int index) {
+		return this.servers.get(index);
+	}
+
+	TcpProxy proxy(int index) {
+		return this.proxies.get(index);
+	}
+
+	List<RedisServer> servers() {
+		return this.servers;
+	}
+
+	QuorumLockStore newStore() {
+		return newStore(Duration.ofMinutes(1));
+	}
+
+	QuorumLockStore newStore(Duration fencingRetention) {
+		List<QuorumLockStore.Node> nodes = new ArrayList<>();
+		for (int i = 0; i < this.servers.size(); i++) {
+			String host = this.proxied ? this.proxies.get(i).host() : this.servers.get(i).host();
+			int port = this.proxied ? this.proxies.get(i).port() : this.servers.get(i).port();
+			LettuceConnectionFactory factory = new LettuceConnectionFactory(
+					new RedisStandaloneConfiguration(host, port), client());
+			factory.setEagerInitialization(true);
+			factory.afterPropertiesSet();
+			factory.start();
+			this.factories.add(factory);
+			nodes.add(new QuorumLockStore.Node("redis://" + host + ":" + port, new StringRedisTemplate(factory)));
+		}
+		QuorumLockStore store = new QuorumLockStore(nodes, "distlock:", fencingRetention, NODE_TIMEOUT);
+		this.stores.add(store);
+		return store;
+	}
+
+	LockEngine newService(Duration leaseTime) {
+		return newService(leaseTime, Duration.ofMinutes(1));
+	}
+
+	LockEngine newService(Duration leaseTime, Duration fencingRetention) {
+		LockEngine service = new LockEngine(newStore(fencingRetention), leaseTime);
+		this.services.add(service);
+		return service;
+	}
+
+	/** Runs {@code args} on every node that answers; nodes that do not are skipped. */
+	void commandOnEvery(String... args) {
+		for (RedisServer server : this.servers) {
+			server.command(args);
+		}
+	}
+
+	/**
+	 * Marks every node as having kept its data for longer than any fencing retention, as
+	 * nodes of a deployment that has run for a while (a node restarted empty loses the
+	 * mark).
+	 */
+	void markEstablished() {
+		commandOnEvery("SET", "distlock:quorum-node-since", "1");
+	}
+
+	private static LettuceClientConfiguration client() {
+		ClientOptions options = ClientOptions.builder()
+			.socketOptions(SocketOptions.builder().connectTimeout(NODE_TIMEOUT).build())
+			.timeoutOptions(TimeoutOptions.enabled())
+			.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+			.build();
+		return LettuceClientConfiguration.builder()
+			.commandTimeout(NODE_TIMEOUT)
+			.shutdownTimeout(Duration.ZERO)
+			.clientOptions(options)
+			.build();
+	}
+
+	@Override
+	public void close() {
+		this.services.forEach(LockEngine::destroy);
+		this.stores.forEach(QuorumLockStore::close);
+		this.factories.forEach(LettuceConnectionFactory::destroy);
+		this.proxies.forEach(TcpProxy::close);
+		for (RedisServer server : this.servers) {
+			try {
+				server.resume();
+			}
+			catch (RuntimeException ex) {
+				// closed below anyway
+			}
+			server.close();
+		}
+		this.services.clear();
+		this.stores.clear();
+		this.factories.clear();
+		this.proxies.clear();
+		this.servers.clear();
+	}
+
+}
