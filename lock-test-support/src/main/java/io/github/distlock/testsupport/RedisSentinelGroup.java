@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 
 /**
@@ -28,10 +29,15 @@ import java.util.stream.Collectors;
  *
  * <p>
  * Sentinels run with {@code down-after-milliseconds} 2 s and {@code failover-timeout} 5 s
- * by default, so a killed master is replaced in a few seconds, and
+ * by default, so a killed master is replaced in four to six seconds, and
  * {@code resolve-hostnames no}. Their configuration files (which Sentinel rewrites) live
  * in a temporary directory deleted on {@link #close()}. Every wait is bounded (30 s) and
  * fails with what each Sentinel reports; none relies on how fast Sentinel reacts.
+ *
+ * <p>
+ * The queries ({@link #master()}, {@link #replicas()}, ...) may be called from any
+ * thread. The helpers that change the topology are meant to be called one at a time, e.g.
+ * from the test thread while client threads keep working.
  */
 public final class RedisSentinelGroup implements AutoCloseable {
 
@@ -49,19 +55,21 @@ public final class RedisSentinelGroup implements AutoCloseable {
 
 	private final String masterName;
 
-	private final TopologyDirectory directory;
+	private final TopologyResources resources;
 
 	/** The first master, then the replicas, as started; roles change with failovers. */
-	private final List<RedisServer> servers = new ArrayList<>();
+	private final List<RedisServer> servers = new CopyOnWriteArrayList<>();
 
-	private final List<RedisServer> sentinels = new ArrayList<>();
+	private final List<RedisServer> sentinels = new CopyOnWriteArrayList<>();
 
 	/** Why Sentinel last refused SENTINEL FAILOVER, for failure messages. */
 	private volatile String lastFailoverRefusal;
 
-	private RedisSentinelGroup(String masterName, TopologyDirectory directory) {
+	private final SentinelGroupHealth health = new SentinelGroupHealth(this);
+
+	private RedisSentinelGroup(String masterName, TopologyResources resources) {
 		this.masterName = masterName;
-		this.directory = directory;
+		this.resources = resources;
 	}
 
 	/** Starts a group with the defaults and returns once it is healthy. */
@@ -132,8 +140,9 @@ public final class RedisSentinelGroup implements AutoCloseable {
 	/**
 	 * Fails the master over with {@code SENTINEL FAILOVER} and returns the new master
 	 * once every Sentinel reports it and the group is {@linkplain #awaitHealthy()
-	 * healthy} again, the old master replicating from it (told to with {@code REPLICAOF}
-	 * right away instead of after the 20 s or so Sentinel would take). Unlike the
+	 * healthy} again, the old master replicating from it. The old master is demoted the
+	 * way Sentinel does it ({@code REPLICAOF}, then its clients' connections ended), but
+	 * right away instead of after the 20 s or so Sentinel would take. Unlike the
 	 * cluster's {@code CLUSTER FAILOVER}, Sentinel does not wait for the promoted replica
 	 * to catch up: what it had not received yet is lost.
 	 */
@@ -155,8 +164,11 @@ public final class RedisSentinelGroup implements AutoCloseable {
 		RedisServer newMaster = master();
 		if (RedisCluster.role(oldMaster).equals("master")) {
 			// Sentinel demotes a master it has replaced only after seeing it report the
-			// old role for a while (about 20 s): do now what it would do then.
+			// old role for a while (about 20 s): do now what it would do then, ending
+			// the clients' connections as it does, so they ask the Sentinels again.
 			oldMaster.command("REPLICAOF", newMaster.host(), Integer.toString(newMaster.port()));
+			oldMaster.command("CLIENT", "KILL", "TYPE", "normal");
+			oldMaster.command("CLIENT", "KILL", "TYPE", "pubsub");
 		}
 		awaitHealthy();
 		return newMaster;
@@ -236,35 +248,21 @@ public final class RedisSentinelGroup implements AutoCloseable {
 	 */
 	public void awaitHealthy() {
 		BoundedWait.until("every Sentinel reports one master, up, with its replicas and the other Sentinels", TIMEOUT,
-				this::isHealthy, this::describe);
+				health::isHealthy, this::describe);
 	}
 
 	/**
-	 * Kills every process of the group and deletes every file. Calling it again does
-	 * nothing.
+	 * Kills every process of the group, the Sentinels first, and deletes every file.
+	 * Calling it again does nothing.
 	 */
 	@Override
 	public void close() {
-		RuntimeException failure = null;
-		List<RedisServer> all = new ArrayList<>(sentinels);
-		all.addAll(servers);
-		for (RedisServer server : all) {
-			try {
-				server.close();
-			}
-			catch (RuntimeException e) {
-				if (failure == null) {
-					failure = e;
-				}
-				else {
-					failure.addSuppressed(e);
-				}
-			}
-		}
-		directory.close();
-		if (failure != null) {
-			throw failure;
-		}
+		resources.close();
+	}
+
+	/** Each data node's role and each Sentinel's report, for failure messages. */
+	public String describe() {
+		return health.describe(lastFailoverRefusal);
 	}
 
 	@Override
@@ -273,84 +271,11 @@ public final class RedisSentinelGroup implements AutoCloseable {
 				+ "]";
 	}
 
-	/** Each data node's role and each Sentinel's report, for failure messages. */
-	public String describe() {
-		StringBuilder text = new StringBuilder();
-		if (lastFailoverRefusal != null) {
-			text.append("last refusal of SENTINEL FAILOVER: ").append(lastFailoverRefusal).append('\n');
-		}
-		text.append("data nodes:\n");
-		for (RedisServer server : servers) {
-			text.append("  ").append(server.port()).append(' ');
-			if (!server.isRunning() || server.isPaused()) {
-				text.append(server.isRunning() ? "(paused)\n" : "(not running)\n");
-				continue;
-			}
-			try {
-				text.append(RedisCluster.role(server)).append('\n');
-			}
-			catch (RuntimeException e) {
-				text.append("(unreachable: ").append(e.getMessage()).append(")\n");
-			}
-		}
-		text.append("sentinels:\n");
-		for (RedisServer sentinel : sentinels) {
-			text.append("  ").append(sentinel.port()).append(' ');
-			try {
-				SentinelView view = SentinelView.read(sentinel, masterName);
-				text.append("master ").append(view.masterPort()).append(' ').append(view.master().get("flags"));
-				text.append(", other sentinels ").append(view.otherSentinels());
-				view.replicas()
-					.forEach((port, fields) -> text.append(", replica ")
-						.append(port)
-						.append(' ')
-						.append(fields.get("flags"))
-						.append(" link ")
-						.append(fields.get("master-link-status"))
-						.append(" of ")
-						.append(fields.get("master-port")));
-				text.append('\n');
-			}
-			catch (RuntimeException e) {
-				text.append("(unreachable: ").append(e.getMessage()).append(")\n");
-			}
-		}
-		return text.toString();
-	}
-
 	// ----------------------------------------------------------------------------------------------
 
 	/** Where the topology keeps its own files; for tests of the clean-up. */
 	Path directory() {
-		return directory.path();
-	}
-
-	private boolean isHealthy() {
-		List<Integer> reported = reportedMasterPorts();
-		if (reported.size() != 1) {
-			return false;
-		}
-		RedisServer master = serverOnPort(reported.get(0));
-		if (!master.isRunning() || master.isPaused() || !RedisCluster.role(master).equals("master")) {
-			return false;
-		}
-		List<RedisServer> liveReplicas = servers.stream()
-			.filter(server -> server.isRunning() && !server.isPaused() && !server.equals(master))
-			.toList();
-		for (RedisServer replica : liveReplicas) {
-			if (!RedisCluster.role(replica).equals("slave " + master.port()) || !"up".equals(RedisInfo
-				.field(replica.command(RedisCluster.PROBE_TIMEOUT, "INFO", "replication"), "master_link_status"))) {
-				return false;
-			}
-		}
-		for (RedisServer sentinel : sentinels) {
-			SentinelView view = SentinelView.read(sentinel, masterName);
-			if (view.masterPort() != master.port() || !view.masterUp() || view.otherSentinels() != SENTINELS - 1
-					|| !liveReplicas.stream().allMatch(replica -> view.reachesReplica(replica.port()))) {
-				return false;
-			}
-		}
-		return true;
+		return resources.directory();
 	}
 
 	private RedisServer awaitPromotionReplacing(RedisServer oldMaster, String when) {
@@ -381,7 +306,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
 	}
 
 	/** The distinct master ports the Sentinels report. */
-	private List<Integer> reportedMasterPorts() {
+	List<Integer> reportedMasterPorts() {
 		return sentinels.stream().map(this::reportedMasterPort).distinct().toList();
 	}
 
@@ -393,7 +318,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
 		return Integer.parseInt(address.get(1));
 	}
 
-	private RedisServer serverOnPort(int port) {
+	RedisServer serverOnPort(int port) {
 		return servers.stream()
 			.filter(server -> server.port() == port)
 			.findFirst()
@@ -401,7 +326,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
 					"Sentinel reports a master on port " + port + ", which is no data node of " + this));
 	}
 
-	private static String ports(List<RedisServer> servers) {
+	static String ports(List<RedisServer> servers) {
 		return ReplicationFreeze.ports(servers);
 	}
 
@@ -409,15 +334,15 @@ public final class RedisSentinelGroup implements AutoCloseable {
 	// startup
 
 	private void startServers(Builder builder) {
-		RedisServer master = builder.configure(RedisServer.builder()).start();
+		RedisServer master = resources.add(builder.configure(RedisServer.builder()).start());
 		servers.add(master);
 		for (int i = 0; i < REPLICAS; i++) {
-			servers.add(builder.configure(RedisServer.builder().replicaOf(master)).start());
+			servers.add(resources.add(builder.configure(RedisServer.builder().replicaOf(master)).start()));
 		}
 		for (int i = 0; i < SENTINELS; i++) {
-			Path config = directory.resolve("sentinel-" + i + ".conf");
+			Path config = resources.resolve("sentinel-" + i + ".conf");
 			writeSentinelConfig(config, builder, master);
-			sentinels.add(RedisServer.builder().configFile(config).arg("sentinel").start());
+			sentinels.add(resources.add(RedisServer.builder().configFile(config).arg("sentinel").start()));
 		}
 	}
 
@@ -512,15 +437,15 @@ public final class RedisSentinelGroup implements AutoCloseable {
 		 */
 		public RedisSentinelGroup start() {
 			long started = System.nanoTime();
-			RedisSentinelGroup group = new RedisSentinelGroup(masterName,
-					TopologyDirectory.create("distlock-redis-sentinel-"));
+			TopologyResources resources = TopologyResources.create("distlock-redis-sentinel-");
+			RedisSentinelGroup group = new RedisSentinelGroup(masterName, resources);
 			try {
 				group.startServers(this);
 				group.awaitHealthy();
 			}
 			catch (RuntimeException e) {
 				try {
-					group.close();
+					resources.close();
 				}
 				catch (RuntimeException cleanupFailure) {
 					e.addSuppressed(cleanupFailure);

@@ -22,8 +22,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  *
  * &#64;DynamicPropertySource
  * static void redis(DynamicPropertyRegistry registry) {
- *     registry.add("spring.data.redis.sentinel.master", () -> sentinel.group().masterName());
- *     registry.add("spring.data.redis.sentinel.nodes", () -> sentinel.group().sentinelNodes());
+ *     registry.add("spring.data.redis.sentinel.master", sentinel::masterName);
+ *     registry.add("spring.data.redis.sentinel.nodes", sentinel::sentinelNodes);
  * }
  * }</pre>
  *
@@ -107,6 +107,16 @@ public final class RedisSentinelGroupExtension implements BeforeAllCallback, Bef
 					+ " of a class and must be registered with @RegisterExtension on a static field");
 		}
 		return started;
+	}
+
+	/** Same as {@code group().masterName()}. */
+	public String masterName() {
+		return group().masterName();
+	}
+
+	/** Same as {@code group().sentinelNodes()}. */
+	public String sentinelNodes() {
+		return group().sentinelNodes();
 	}
 
 	@Override

@@ -3,6 +3,8 @@ package io.github.distlock.testsupport;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -48,14 +50,20 @@ class RedisSentinelGroupTests {
 	}
 
 	@Test
-	void failoverPromotesAReplicaWithTheDataAndTheOldMasterFollowsIt() {
+	void failoverPromotesAReplicaWithTheDataAndTheOldMasterFollowsIt() throws IOException {
 		RedisSentinelGroup group = extension.group();
 		RedisServer oldMaster = group.master();
 		List<RedisServer> replicas = group.replicas();
 		oldMaster.command("SET", "k", "before");
 		assertThat(oldMaster.command("WAIT", "2", "5000")).isEqualTo("2");
+		RespConnection client = RespConnection.open(oldMaster.host(), oldMaster.port(), Duration.ofSeconds(5));
 
 		RedisServer promoted = group.failover();
+
+		try (client) {
+			assertThatThrownBy(() -> client.call("PING")).as("a client of the demoted master is disconnected")
+				.isInstanceOf(IOException.class);
+		}
 
 		assertThat(replicas).contains(promoted);
 		assertThat(RedisCluster.role(promoted)).isEqualTo("master");
