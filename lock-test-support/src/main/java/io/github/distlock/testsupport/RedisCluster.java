@@ -29,14 +29,14 @@ import java.util.stream.Collectors;
  *
  * <p>
  * Nodes run with {@code cluster-node-timeout} 1 s by default (a killed master is replaced
- * in two to four seconds, during which the whole cluster answers {@code CLUSTERDOWN}, as
- * with Redis's default {@code cluster-require-full-coverage yes}),
- * {@code cluster-replica-validity-factor 0} (a replica that missed writes may still be
- * promoted: the failover-loss scenario), {@code cluster-allow-replica-migration no}
- * (replicas stay with their master) and, like every {@link RedisServer}, without
- * persistence. The {@code nodes.conf} files are kept outside the servers' directories, so
- * a restarted node keeps its identity and rejoins as a replica. Needs Redis 7
- * ({@code cluster-port}, {@code ADDSLOTSRANGE}).
+ * in two to four seconds; from when the others agree it failed until then, the whole
+ * cluster answers {@code CLUSTERDOWN}, as with Redis's default
+ * {@code cluster-require-full-coverage yes}), {@code cluster-replica-validity-factor 0}
+ * (a replica that missed writes may still be promoted: the failover-loss scenario),
+ * {@code cluster-allow-replica-migration no} (replicas stay with their master) and, like
+ * every {@link RedisServer}, without persistence. The {@code nodes.conf} files are kept
+ * outside the servers' directories, so a restarted node keeps its identity and rejoins as
+ * a replica. Needs Redis 7 ({@code cluster-port}, {@code ADDSLOTSRANGE}).
  *
  * <p>
  * Every wait is bounded (30 s) and fails with a description of the topology; none relies
@@ -52,6 +52,13 @@ public final class RedisCluster implements AutoCloseable {
 
 	/** How many hash slots a Redis Cluster has. */
 	public static final int SLOTS = 16384;
+
+	/**
+	 * {@code cluster-port} and {@code ADDSLOTSRANGE} are new in 7.0; so is sharded
+	 * pub/sub.
+	 */
+	static final RedisVersionRequirement REQUIREMENT = new RedisVersionRequirement("RedisCluster", 7,
+			"cluster-port, CLUSTER ADDSLOTSRANGE, sharded pub/sub");
 
 	static final Duration TOPOLOGY_TIMEOUT = Duration.ofSeconds(30);
 
@@ -177,10 +184,11 @@ public final class RedisCluster implements AutoCloseable {
 	 * coordinated kind: the master stops taking writes until the replica has caught up,
 	 * so nothing is lost), and returns the promoted replica once the old master
 	 * replicates from it and the cluster is {@linkplain #awaitHealthy() healthy}.
+	 * @throws IllegalStateException if its replica is paused
 	 */
 	public RedisServer failover(RedisServer master) {
 		requireServingMaster(master);
-		RedisServer replica = replicaOf(master);
+		RedisServer replica = requireUnpaused(replicaOf(master), master);
 		long[] lastRequest = { System.nanoTime() };
 		replica.command("CLUSTER", "FAILOVER");
 		BoundedWait.until("replica " + replica.port() + " promoted by CLUSTER FAILOVER and master " + master.port()
@@ -205,15 +213,11 @@ public final class RedisCluster implements AutoCloseable {
 	 * replication frozen that is everything since the freeze (see
 	 * {@link #loseUnreplicatedWrites}). The killed node stays down until
 	 * {@link #restartAsReplica}.
-	 * @throws IllegalStateException if its replica is paused: it could never be promoted
+	 * @throws IllegalStateException if its replica is paused: it could not be promoted
 	 */
 	public RedisServer killMaster(RedisServer master) {
 		requireServingMaster(master);
-		RedisServer replica = replicaOf(master);
-		if (replica.isPaused()) {
-			throw new IllegalStateException("the replica " + replica.port() + " of master " + master.port()
-					+ " is paused and could not take over; resume it first or use loseUnreplicatedWrites");
-		}
+		RedisServer replica = requireUnpaused(replicaOf(master), master);
 		master.kill();
 		awaitPromotion(replica, "after SIGKILL of master " + master.port());
 		return replica;
@@ -411,6 +415,14 @@ public final class RedisCluster implements AutoCloseable {
 		}
 	}
 
+	private static RedisServer requireUnpaused(RedisServer replica, RedisServer master) {
+		if (replica.isPaused()) {
+			throw new IllegalStateException("the replica " + replica.port() + " of master " + master.port()
+					+ " is paused and could not take over; resume it first (or use loseUnreplicatedWrites)");
+		}
+		return replica;
+	}
+
 	private static void requireSlot(int slot) {
 		if (slot < 0 || slot >= SLOTS) {
 			throw new IllegalArgumentException("slot must be 0.." + (SLOTS - 1) + ", was " + slot);
@@ -461,8 +473,11 @@ public final class RedisCluster implements AutoCloseable {
 		/**
 		 * Starts the six nodes, forms the cluster and returns once it is
 		 * {@linkplain RedisCluster#awaitHealthy() healthy}, printing how long that took.
+		 * @throws RedisServerException if the {@code redis-server} that would run is
+		 * older than 7.0, naming it and what to install
 		 */
 		public RedisCluster start() {
+			REQUIREMENT.check();
 			long started = System.nanoTime();
 			TopologyResources resources = TopologyResources.create("distlock-redis-cluster-");
 			RedisCluster cluster = new RedisCluster(resources);

@@ -2,9 +2,12 @@ package io.github.distlock.testsupport;
 
 import java.util.Objects;
 import java.util.function.Supplier;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
@@ -29,7 +32,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * The field must be {@code static}: JUnit calls before-all and after-all callbacks only
  * on extensions registered in static fields.
  */
-public final class RedisClusterExtension implements BeforeAllCallback, BeforeEachCallback, AfterAllCallback {
+public final class RedisClusterExtension
+		implements ExecutionCondition, BeforeAllCallback, BeforeEachCallback, AfterAllCallback {
 
 	private final Supplier<RedisCluster> starter;
 
@@ -52,6 +56,27 @@ public final class RedisClusterExtension implements BeforeAllCallback, BeforeEac
 	 */
 	public RedisClusterExtension(Supplier<RedisCluster> starter) {
 		this.starter = Objects.requireNonNull(starter, "starter");
+	}
+
+	/**
+	 * Skips the test class, naming what to install, where the {@code redis-server} that
+	 * would run is older than 7.0; with {@code CI=true} fails it instead.
+	 */
+	@Override
+	public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+		return RedisCluster.REQUIREMENT.missing()
+			.map(missing -> ConditionEvaluationResult.disabled(RedisCluster.REQUIREMENT.skipReason(missing)))
+			.orElseGet(() -> ConditionEvaluationResult.enabled("redis-server 7.0 or newer"));
+	}
+
+	/**
+	 * For tests that start a {@link RedisCluster} themselves: skips the calling test,
+	 * naming what to install, where the {@code redis-server} that would run is older than
+	 * 7.0; with {@code CI=true} fails it instead.
+	 */
+	public static void assumeClusterSupported() {
+		RedisCluster.REQUIREMENT.missing()
+			.ifPresent(missing -> Assumptions.abort(RedisCluster.REQUIREMENT.skipReason(missing)));
 	}
 
 	@Override

@@ -311,11 +311,12 @@ public final class RedisSentinelGroup implements AutoCloseable {
 	}
 
 	private int reportedMasterPort(RedisServer sentinel) {
-		List<String> address = sentinel
-			.command(RedisCluster.PROBE_TIMEOUT, "SENTINEL", "GET-MASTER-ADDR-BY-NAME", masterName)
-			.lines()
-			.toList();
-		return Integer.parseInt(address.get(1));
+		String address = sentinel.command(RedisCluster.PROBE_TIMEOUT, "SENTINEL", "GET-MASTER-ADDR-BY-NAME",
+				masterName);
+		if (address == null) {
+			throw new RedisServerException("sentinel " + sentinel.port() + " does not monitor " + masterName);
+		}
+		return Integer.parseInt(address.lines().toList().get(1));
 	}
 
 	RedisServer serverOnPort(int port) {

@@ -241,6 +241,13 @@ class RedisClusterTests {
 		assertThatThrownBy(() -> cluster.beginSlotMigration(slotOfMaster, other, master))
 			.isInstanceOf(IllegalArgumentException.class)
 			.hasMessageContaining("slot 0 is served by " + master.port() + ", not by " + other.port());
+		try (ReplicationFreeze freeze = cluster.freezeReplication(master)) {
+			assertThatThrownBy(() -> cluster.failover(master)).isInstanceOf(IllegalStateException.class)
+				.hasMessageContaining("the replica " + replica.port() + " of master " + master.port() + " is paused");
+			assertThatThrownBy(() -> cluster.killMaster(master)).isInstanceOf(IllegalStateException.class)
+				.hasMessageContaining("is paused");
+			assertThat(master.isRunning()).isTrue();
+		}
 		try (RedisServer stranger = RedisServer.start()) {
 			assertThatThrownBy(() -> cluster.killMaster(stranger)).isInstanceOf(IllegalArgumentException.class)
 				.hasMessageContaining("is not a node of this cluster");

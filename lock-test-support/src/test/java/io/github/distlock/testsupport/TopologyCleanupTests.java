@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,6 +18,11 @@ import org.junit.jupiter.api.Test;
  * without closing them, with replication frozen (paused replicas).
  */
 class TopologyCleanupTests {
+
+	@BeforeEach
+	void needsRedis7() {
+		RedisClusterExtension.assumeClusterSupported();
+	}
 
 	@Test
 	void closedTopologiesLeaveNoProcessAndNoFile() {

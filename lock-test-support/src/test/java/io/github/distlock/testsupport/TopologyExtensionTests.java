@@ -2,6 +2,8 @@ package io.github.distlock.testsupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import java.util.ArrayList;
@@ -31,6 +33,7 @@ class TopologyExtensionTests {
 
 	@Test
 	void clusterExtensionHealsTheClusterBeforeEachTestAndClosesItAfterAllEvenAfterAFailure() {
+		RedisClusterExtension.assumeClusterSupported();
 		TestExecutionSummary summary = run(ClusterLeftBroken.class);
 
 		assertThat(summary.getTestsSucceededCount()).as(failures(summary)).isEqualTo(2);
@@ -57,6 +60,32 @@ class TopologyExtensionTests {
 			.withMessageContaining("static field");
 		assertThatIllegalStateException().isThrownBy(new RedisSentinelGroupExtension()::group)
 			.withMessageContaining("static field");
+	}
+
+	@Test
+	void aClusterOnRedisOlderThan7IsRefusedByNameAndItsTestsAreSkippedOutsideCi() {
+		assumeTrue(RedisBinary.embeddedBinaryRunsHere(), "the bundled redis-server 6.2 is linux-amd64 only");
+		System.setProperty(RedisBinary.PREFER_EMBEDDED_PROPERTY, "true");
+		try {
+			assertThatThrownBy(RedisCluster::start).isInstanceOf(RedisServerException.class)
+				.hasMessageContaining("RedisCluster needs redis-server 7.0 or newer")
+				.hasMessageContaining("is 6.2.")
+				.hasMessageContaining("-Ddistlock.redis.binary");
+			TestExecutionSummary summary = run(ClusterLeftBroken.class);
+			if ("true".equals(System.getenv("CI"))) {
+				assertThat(summary.getTotalFailureCount()).isEqualTo(1);
+				assertThat(summary.getFailures().get(0).getException())
+					.hasMessageContaining("CI=true, so this test must run");
+			}
+			else {
+				assertThat(summary.getContainersSkippedCount()).isEqualTo(1);
+				assertThat(summary.getTestsStartedCount()).isZero();
+			}
+			assertThat(processes).isEmpty();
+		}
+		finally {
+			System.clearProperty(RedisBinary.PREFER_EMBEDDED_PROPERTY);
+		}
 	}
 
 	private static TestExecutionSummary run(Class<?> testClass) {
