@@ -118,7 +118,9 @@ public interface LockStore {
 	 * Starts delivering release announcements to {@code listener}. Called once per lock
 	 * service; the returned notifications are closed when the service stops. Several lock
 	 * services may share one store (or one Redis), so any number of subscriptions may be
-	 * open at once, and each one hears every announced release.
+	 * open at once, and each one hears every announced release of the locks it was asked
+	 * to watch ({@link ReleaseNotifications#ensureActive}; a store announcing on one
+	 * channel delivers every release to every subscription).
 	 * @param listener called with the key of a released lock that somebody was waiting
 	 * for; must be quick and must not throw (it may run on the store's I/O thread)
 	 * @return the subscription

@@ -20,7 +20,6 @@ import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisSentinelGroup;
 import io.github.distlock.testsupport.RedisSentinelGroupExtension;
-import io.github.distlock.testsupport.RedisServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -47,10 +46,9 @@ import static org.awaitility.Awaitility.await;
  * its next renewal, never silently taken by another instance while its holder believes it
  * holds it.
  * <p>
- * The group's {@code failover()} demotes the old master itself (Sentinel would only after
- * about 20 s); Sentinel, when it demotes a master, also ends its clients' connections
- * ({@code CLIENT KILL TYPE normal} and {@code pubsub}), so that they reconnect to the
- * master it names. The tests do the same after {@code failover()}.
+ * The group's {@code failover()} demotes the old master the way Sentinel does, ending its
+ * clients' connections ({@code CLIENT KILL TYPE normal} and {@code pubsub}), so that
+ * Lettuce reconnects through the Sentinels to the new master.
  */
 class SentinelFailoverTests {
 
@@ -83,9 +81,7 @@ class SentinelFailoverTests {
 			this.engines.add(waiter);
 			handOver("before", holder, waiter, waiterStore);
 			RedisSentinelGroup group = sentinel.group();
-			RedisServer old = group.master();
 			group.failover();
-			endClientsOf(old);
 			handOver("after-sentinel-failover", holder, waiter, waiterStore);
 			group.killMaster();
 			handOver("after-kill", holder, waiter, waiterStore);
@@ -103,12 +99,8 @@ class SentinelFailoverTests {
 	void locksHeldAcrossAFailoverAreKeptOrReportedLostNeverSilentlyBoth() {
 		this.contextRunner.run((first) -> this.contextRunner.run((second) -> {
 			RedisSentinelGroup group = sentinel.group();
-			RedisServer old = group.master();
 			Outcome sentinelFailover = holdAcross("sentinel-failover", first.getBean(LockService.class),
-					first.getBean(LostLocks.class), second.getBean(LockService.class), () -> {
-						group.failover();
-						endClientsOf(old);
-					});
+					first.getBean(LostLocks.class), second.getBean(LockService.class), group::failover);
 			Outcome kill = holdAcross("kill", first.getBean(LockService.class), first.getBean(LostLocks.class),
 					second.getBean(LockService.class), group::killMaster);
 			for (Outcome outcome : List.of(sentinelFailover, kill)) {
@@ -203,12 +195,6 @@ class SentinelFailoverTests {
 				}
 			}
 		}
-	}
-
-	/** What Sentinel does to a master it demotes: end its clients' connections. */
-	private static void endClientsOf(RedisServer demoted) {
-		demoted.command("CLIENT", "KILL", "TYPE", "normal");
-		demoted.command("CLIENT", "KILL", "TYPE", "pubsub");
 	}
 
 	private record Outcome(int locks, int kept, int reportedLost, int silentlyDoubled) {
