@@ -57,7 +57,8 @@ public class DistributedLockProperties {
 	/**
 	 * How long the last fencing token of a lock is kept in Redis after its last
 	 * acquisition. Tokens keep increasing beyond it as long as the Redis server clock
-	 * does not step back by more than this.
+	 * does not step back by more than this. In quorum mode also how long a node restarted
+	 * empty does not count for fencing tokens.
 	 */
 	private Duration fencingRetention = Duration.ofMinutes(1);
 

@@ -257,7 +257,7 @@ final class NodeCalls implements AutoCloseable {
 			this.lock.lock();
 			try {
 				for (RuntimeException failure : this.failures) {
-					if (failure != null && !RedisFailures.outcomeUnknown(failure)) {
+					if (failure != null && !outcomeUnknown(failure)) {
 						return failure;
 					}
 				}
@@ -266,6 +266,25 @@ final class NodeCalls implements AutoCloseable {
 			finally {
 				this.lock.unlock();
 			}
+		}
+
+		/**
+		 * Whether a node's failure leaves the outcome unknown: as for a single Redis, and
+		 * also when the client refused the command itself (Lettuce's plain
+		 * {@code RedisException}, e.g. "not connected" while a node is down and commands
+		 * are rejected instead of queued), unlike an error reply of Redis
+		 * ({@code RedisCommandExecutionException}, e.g. {@code NOPERM}).
+		 */
+		static boolean outcomeUnknown(RuntimeException failure) {
+			if (RedisFailures.outcomeUnknown(failure)) {
+				return true;
+			}
+			for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+				if (cause.getClass().getName().equals("io.lettuce.core.RedisException")) {
+					return true;
+				}
+			}
+			return false;
 		}
 
 		/**

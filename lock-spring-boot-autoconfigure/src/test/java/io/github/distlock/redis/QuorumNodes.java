@@ -16,6 +16,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceClientConfigurat
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
+import static org.awaitility.Awaitility.await;
+
 /**
  * N real {@code redis-server} processes, each behind its own {@link TcpProxy} (so a node
  * can be black-holed as well as killed, paused or restarted empty), and quorum stores and
@@ -25,7 +27,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  */
 final class QuorumNodes implements AutoCloseable {
 
-	static final Duration NODE_TIMEOUT = Duration.ofMillis(500);
+	static final Duration NODE_TIMEOUT = Duration.ofSeconds(1);
 
 	private final List<RedisServer> servers = new ArrayList<>();
 
@@ -95,6 +97,7 @@ final class QuorumNodes implements AutoCloseable {
 		}
 		QuorumLockStore store = new QuorumLockStore(nodes, "distlock:", fencingRetention, NODE_TIMEOUT);
 		this.stores.add(store);
+		warmUp(store);
 		return store;
 	}
 
@@ -122,6 +125,18 @@ final class QuorumNodes implements AutoCloseable {
 	 */
 	void markEstablished() {
 		commandOnEvery("SET", "distlock:quorum-node-since", "1");
+	}
+
+	/**
+	 * One acquisition and release on a key no test uses, so that loading the scripts and
+	 * the first round trips of a new client are not paid by a test's first short lease.
+	 */
+	private static void warmUp(QuorumLockStore store) {
+		String key = store.key("quorum-nodes:warm-up");
+		String owner = java.util.UUID.randomUUID().toString();
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> store.acquire(key, owner, 10_000) instanceof io.github.distlock.store.Acquired);
+		store.release(key, owner);
 	}
 
 	private static LettuceClientConfiguration client() {
