@@ -286,7 +286,9 @@ final class Report {
 		List<String> parts = new ArrayList<>();
 		byCommand.forEach((command, perOp) -> {
 			if (((Number) perOp).doubleValue() >= 0.01) {
-				parts.add(command + " " + perOp);
+				// Redis 7 names subcommands 'cluster|nodes': a '|' would end the table
+				// cell.
+				parts.add(String.valueOf(command).replace('|', ' ') + " " + perOp);
 			}
 		});
 		return String.join(", ", parts);
