@@ -58,6 +58,15 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * the doubt). A hand-over without a majority frees the lock on every node. Replays keep
  * the single-Redis scripts' meaning on every node.
  * <p>
+ * <b>Fencing tokens.</b> Strictly greater than every token handed out before for the key,
+ * also when a minority of nodes is down, slow or restarted empty: before a token is
+ * handed out it is recorded on a majority of nodes that kept their data for the fencing
+ * retention, each answering the record it had, which must be smaller. Any earlier token
+ * was recorded on such a majority too; the two majorities share a node, whose record is
+ * at least the earlier token (or expired after a retention, when the clock-based proposal
+ * is larger anyway). A node restarted empty is not counted until it kept its data for one
+ * retention. See {@link QuorumFence}.
+ * <p>
  * <b>Waiting.</b> Releases are announced on every node's channel; a subscription is one
  * per node, active when a majority of them is (a release by a majority holder publishes
  * on every node where a waiter flagged the lock, so at least one subscribed node hears

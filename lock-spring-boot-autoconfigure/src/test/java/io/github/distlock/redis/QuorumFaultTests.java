@@ -184,6 +184,9 @@ class QuorumFaultTests {
 				+ " (both together in " + failedWithinMillis + " ms, each with a " + WAIT.toMillis()
 				+ " ms wait); the holder's LockLostEvent (1 s lease) was there when looked for, " + lostAfterMillis
 				+ " ms after the fault");
+		// What the health indicator runs: DOWN while fewer than a majority answer.
+		assertThatExceptionOfType(DataAccessResourceFailureException.class).isThrownBy(other::verifyStore)
+			.withMessageContaining("cannot run on a majority");
 		this.nodes.proxy(2).heal();
 		this.nodes.server(1).restart();
 		await().atMost(Duration.ofSeconds(20)).ignoreExceptions().until(() -> {
