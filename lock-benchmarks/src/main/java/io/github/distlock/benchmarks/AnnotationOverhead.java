@@ -30,7 +30,7 @@ final class AnnotationOverhead {
 	static Map<String, Object> run(Scenario.Bench bench) {
 		BenchmarkSettings settings = bench.settings();
 		Map<String, Object> metrics = new LinkedHashMap<>();
-		try (ConfigurableApplicationContext context = DistlockApplications.onRedis(bench.redis(),
+		try (ConfigurableApplicationContext context = DistlockApplications.onRedis(bench.redis().server(),
 				settings.waitTime())) {
 			metrics.putAll(prefixed("redis",
 					measure(context, settings.waitTime(), settings.overheadRounds(), settings.overheadRedisBatch())));

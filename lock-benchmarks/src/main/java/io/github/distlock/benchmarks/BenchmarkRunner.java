@@ -6,8 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.github.distlock.testsupport.RedisServer;
-
 /**
  * Runs the scenarios one after the other. Within a scenario every implementation gets its
  * own instances and a warm-up, then the implementations take turns with measured slices
@@ -20,21 +18,25 @@ final class BenchmarkRunner {
 	static final List<Scenario> SCENARIOS = List.of(new UncontendedScenario(), new DistinctIdsScenario(),
 			new ContendedScenario(), new HandoffScenario(), new ManyIdsScenario());
 
-	private final RedisServer redis;
+	private final RedisNodes redis;
 
 	private final BenchmarkSettings settings;
 
 	private final PrintStream progress;
 
-	BenchmarkRunner(RedisServer redis, BenchmarkSettings settings, PrintStream progress) {
+	BenchmarkRunner(RedisNodes redis, BenchmarkSettings settings, PrintStream progress) {
 		this.redis = redis;
 		this.settings = settings;
 		this.progress = progress;
 	}
 
+	/**
+	 * Runs {@code scenarios} for {@code implementations}, then, if asked, the annotation
+	 * overhead (on one {@code redis-server} only: it needs {@link RedisNodes#server()}).
+	 */
 	void run(Report report, List<LockImplementation> implementations, List<Scenario> scenarios,
 			boolean annotationOverhead) {
-		Scenario.Bench bench = new Scenario.Bench(redis, settings, new CostMeter(redis));
+		Scenario.Bench bench = new Scenario.Bench(redis, settings, new CostMeter(redis.meteredNodes()));
 		for (Scenario scenario : scenarios) {
 			redis.flushAll();
 			long start = System.nanoTime();

@@ -2,6 +2,7 @@ package io.github.distlock.benchmarks;
 
 import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -10,15 +11,17 @@ import io.github.distlock.testsupport.RedisServer;
 /**
  * What an operation costs besides time: Redis commands ({@code INFO commandstats}), CPU
  * of this JVM ({@code OperatingSystemMXBean.getProcessCpuTime}) and CPU of
- * {@code redis-server} ({@code INFO cpu}). Process CPU includes the harness's own
+ * {@code redis-server} ({@code INFO cpu}), Redis's summed over the nodes the clients talk
+ * to (see {@link RedisNodes#meteredNodes()}). Process CPU includes the harness's own
  * threads, the same for every implementation.
  */
 final class CostMeter {
 
-	private final RedisServer redis;
+	private final List<RedisServer> nodes;
 
-	CostMeter(RedisServer redis) {
-		this.redis = redis;
+	/** Measures the commands and CPU of {@code nodes}, added up. */
+	CostMeter(List<RedisServer> nodes) {
+		this.nodes = List.copyOf(nodes);
 	}
 
 	private Snapshot snapshot() {
@@ -53,7 +56,14 @@ final class CostMeter {
 	 */
 	private Map<String, Long> commandCalls() {
 		Map<String, Long> calls = new TreeMap<>();
-		for (String line : redis.command("INFO", "commandstats").split("\\R")) {
+		for (RedisServer node : nodes) {
+			commandCalls(node, calls);
+		}
+		return calls;
+	}
+
+	private static void commandCalls(RedisServer node, Map<String, Long> calls) {
+		for (String line : node.command("INFO", "commandstats").split("\\R")) {
 			if (!line.startsWith("cmdstat_")) {
 				continue;
 			}
@@ -63,16 +73,17 @@ final class CostMeter {
 			}
 			int start = line.indexOf("calls=") + "calls=".length();
 			int end = line.indexOf(',', start);
-			calls.put(command, Long.parseLong(line.substring(start, end < 0 ? line.length() : end)));
+			calls.merge(command, Long.parseLong(line.substring(start, end < 0 ? line.length() : end)), Long::sum);
 		}
-		return calls;
 	}
 
 	private double redisCpuSeconds() {
 		double seconds = 0;
-		for (String line : redis.command("INFO", "cpu").split("\\R")) {
-			if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
-				seconds += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
+		for (RedisServer node : nodes) {
+			for (String line : node.command("INFO", "cpu").split("\\R")) {
+				if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
+					seconds += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
+				}
 			}
 		}
 		return seconds;

@@ -3,9 +3,11 @@ package io.github.distlock.benchmarks;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 
 import io.github.distlock.LockService;
 import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
+import io.github.distlock.testsupport.RedisCluster;
 import io.github.distlock.testsupport.RedisServer;
 
 import org.springframework.boot.Banner;
@@ -24,6 +26,8 @@ import org.springframework.context.annotation.Configuration;
  */
 final class DistlockApplications {
 
+	static final String QUORUM_KEY_PREFIX = "distlock-quorum:";
+
 	private DistlockApplications() {
 	}
 
@@ -33,6 +37,30 @@ final class DistlockApplications {
 		properties.add("spring.data.redis.host=" + redis.host());
 		properties.add("spring.data.redis.port=" + redis.port());
 		return start(OnRedis.class, properties);
+	}
+
+	/**
+	 * An instance on a Redis Cluster, configured the Boot way by
+	 * {@code spring.data.redis.cluster.nodes} alone.
+	 */
+	static ConfigurableApplicationContext onCluster(RedisCluster cluster, Duration waitTime) {
+		List<String> properties = new ArrayList<>(common(waitTime));
+		properties.add("spring.data.redis.cluster.nodes=" + cluster.nodes());
+		return start(OnRedis.class, properties);
+	}
+
+	/**
+	 * An instance on the quorum store ({@code distributed-lock.store=quorum}) over
+	 * {@code nodes}; Boot's own Redis connection is not configured, the store does not
+	 * use it.
+	 */
+	static ConfigurableApplicationContext onQuorum(List<RedisServer> nodes, Duration waitTime) {
+		List<String> properties = new ArrayList<>(common(waitTime));
+		properties.add("distributed-lock.store=quorum");
+		properties.add("distributed-lock.key-prefix=" + QUORUM_KEY_PREFIX);
+		properties.add("distributed-lock.quorum.nodes="
+				+ nodes.stream().map(RedisServer::uri).collect(Collectors.joining(",")));
+		return start(OnQuorum.class, properties);
 	}
 
 	/**
@@ -60,6 +88,17 @@ final class DistlockApplications {
 	@Configuration(proxyBeanMethods = false)
 	@ImportAutoConfiguration({ DataRedisAutoConfiguration.class, DistributedLockAutoConfiguration.class })
 	static class OnRedis {
+
+		@Bean
+		LockedActions lockedActions() {
+			return new LockedActions();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration(DistributedLockAutoConfiguration.class)
+	static class OnQuorum {
 
 		@Bean
 		LockedActions lockedActions() {

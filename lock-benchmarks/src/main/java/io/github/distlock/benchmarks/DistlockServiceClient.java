@@ -5,13 +5,12 @@ import java.util.Optional;
 
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockService;
-import io.github.distlock.testsupport.RedisServer;
 
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * distlock's {@link LockService} from the auto-configuration, with the auto-renewed
- * default lease.
+ * default lease, on whichever store the application instance was configured with.
  */
 final class DistlockServiceClient implements LockClient {
 
@@ -21,8 +20,12 @@ final class DistlockServiceClient implements LockClient {
 
 	private final Duration waitTime;
 
-	DistlockServiceClient(RedisServer redis, Duration waitTime) {
-		this.context = DistlockApplications.onRedis(redis, waitTime);
+	/**
+	 * @param context a started application instance (see {@link DistlockApplications}),
+	 * closed with this client
+	 */
+	DistlockServiceClient(ConfigurableApplicationContext context, Duration waitTime) {
+		this.context = context;
 		this.locks = context.getBean(LockService.class);
 		this.waitTime = waitTime;
 	}

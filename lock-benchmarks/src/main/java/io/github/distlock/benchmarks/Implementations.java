@@ -5,7 +5,8 @@ import java.util.List;
 import org.springframework.integration.redis.util.RedisLockRegistry.RedisLockType;
 
 /**
- * Every implementation the harness compares, {@code floor} first: ratios are taken to it.
+ * Every implementation the harness compares on each {@link Topology}, {@code floor}
+ * first: ratios are taken to it.
  */
 final class Implementations {
 
@@ -15,22 +16,74 @@ final class Implementations {
 	private Implementations() {
 	}
 
-	static List<LockImplementation> all() {
+	/** On one {@code redis-server}. */
+	static List<LockImplementation> single() {
 		return List.of(
 				new LockImplementation(FLOOR, "raw Lettuce SET NX PX + EVALSHA owner-checked delete, busy retry",
-						FloorLockClient::new),
+						(redis, wait) -> new FloorLockClient(redis.server(), wait)),
 				new LockImplementation("naive",
-						"StringRedisTemplate setIfAbsent + Thread.sleep(100) retry + Lua delete", NaiveLockClient::new),
+						"StringRedisTemplate setIfAbsent + Thread.sleep(100) retry + Lua delete",
+						(redis, wait) -> new NaiveLockClient(redis.server(), wait)),
 				new LockImplementation("redisson", "Redisson RLock.tryLock(wait), default watchdog",
-						RedissonLockClient::new),
+						(redis, wait) -> RedissonLockClient.single(redis.server(), wait)),
 				new LockImplementation("si-spin", "Spring Integration RedisLockRegistry, SPIN_LOCK (default)",
-						(redis, wait) -> new SpringIntegrationLockClient(redis, wait, RedisLockType.SPIN_LOCK)),
+						(redis, wait) -> new SpringIntegrationLockClient(LettuceFactories.started(redis.server()), wait,
+								RedisLockType.SPIN_LOCK)),
 				new LockImplementation("si-pubsub", "Spring Integration RedisLockRegistry, PUB_SUB_LOCK",
-						(redis, wait) -> new SpringIntegrationLockClient(redis, wait, RedisLockType.PUB_SUB_LOCK)),
+						(redis, wait) -> new SpringIntegrationLockClient(LettuceFactories.started(redis.server()), wait,
+								RedisLockType.PUB_SUB_LOCK)),
 				new LockImplementation(DISTLOCK, "distlock LockService.tryLock, auto-renewed lease",
-						DistlockServiceClient::new),
+						(redis, wait) -> new DistlockServiceClient(DistlockApplications.onRedis(redis.server(), wait),
+								wait)),
 				new LockImplementation("distlock-annotation", "distlock @DistributedLock through the Spring proxy",
-						DistlockAnnotationClient::new));
+						(redis, wait) -> new DistlockAnnotationClient(redis.server(), wait)));
+	}
+
+	/** On a Redis Cluster of 3 masters and 3 replicas. */
+	static List<LockImplementation> cluster() {
+		return List.of(
+				new LockImplementation(FLOOR,
+						"raw Lettuce cluster client SET NX PX + EVALSHA owner-checked delete, busy retry",
+						(redis, wait) -> new ClusterFloorLockClient(redis.cluster(), wait)),
+				new LockImplementation("redisson", "Redisson RLock.tryLock(wait), default watchdog, useClusterServers",
+						(redis, wait) -> RedissonLockClient.cluster(redis.cluster(), wait)),
+				new LockImplementation("si-spin",
+						"Spring Integration RedisLockRegistry, SPIN_LOCK (default), LettuceConnectionFactory in cluster mode",
+						(redis, wait) -> new SpringIntegrationLockClient(LettuceFactories.started(redis.cluster()),
+								wait, RedisLockType.SPIN_LOCK)),
+				new LockImplementation("si-pubsub",
+						"Spring Integration RedisLockRegistry, PUB_SUB_LOCK, LettuceConnectionFactory in cluster mode",
+						(redis, wait) -> new SpringIntegrationLockClient(LettuceFactories.started(redis.cluster()),
+								wait, RedisLockType.PUB_SUB_LOCK)),
+				new LockImplementation(DISTLOCK,
+						"distlock LockService.tryLock, auto-renewed lease, spring.data.redis.cluster.nodes",
+						(redis, wait) -> new DistlockServiceClient(
+								DistlockApplications.onCluster(redis.cluster(), wait), wait)));
+	}
+
+	/** On 5 independent masters. */
+	static List<LockImplementation> quorum() {
+		return List.of(
+				new LockImplementation(FLOOR,
+						"the single-node floor on the first node only (not a quorum lock): raw Lettuce SET NX PX + "
+								+ "EVALSHA owner-checked delete, busy retry",
+						(redis, wait) -> new FloorLockClient(redis.server(), wait)),
+				new LockImplementation(DISTLOCK,
+						"distlock LockService.tryLock on the single-Redis store, first node only (for comparison)",
+						(redis, wait) -> new DistlockServiceClient(DistlockApplications.onRedis(redis.server(), wait),
+								wait)),
+				new LockImplementation(DISTLOCK + "-quorum",
+						"distlock LockService.tryLock, distributed-lock.store=quorum over the 5 nodes",
+						(redis, wait) -> new DistlockServiceClient(
+								DistlockApplications.onQuorum(redis.quorumNodes(), wait), wait)),
+				new LockImplementation("redisson-multilock",
+						"Redisson RedissonMultiLock over one RedissonClient per node (all 5 must be held), "
+								+ "default watchdog",
+						(redis, wait) -> new RedissonQuorumLockClient(redis.quorumNodes(), wait, false)),
+				new LockImplementation("redisson-redlock",
+						"Redisson RedissonRedLock (deprecated) over one RedissonClient per node (a majority), "
+								+ "default watchdog",
+						(redis, wait) -> new RedissonQuorumLockClient(redis.quorumNodes(), wait, true)));
 	}
 
 }

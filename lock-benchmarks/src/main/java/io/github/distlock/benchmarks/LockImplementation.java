@@ -2,8 +2,6 @@ package io.github.distlock.benchmarks;
 
 import java.time.Duration;
 
-import io.github.distlock.testsupport.RedisServer;
-
 /**
  * A lock implementation under test.
  *
@@ -14,14 +12,14 @@ import io.github.distlock.testsupport.RedisServer;
 record LockImplementation(String name, String description, Connector connector) {
 
 	/** Creates a new, independent application instance of the implementation. */
-	LockClient connect(RedisServer redis, Duration waitTime) {
+	LockClient connect(RedisNodes redis, Duration waitTime) {
 		return connector.connect(redis, waitTime);
 	}
 
 	@FunctionalInterface
 	interface Connector {
 
-		LockClient connect(RedisServer redis, Duration waitTime);
+		LockClient connect(RedisNodes redis, Duration waitTime);
 
 	}
 }

@@ -18,13 +18,24 @@ final class Report {
 
 	private final List<LockImplementation> implementations;
 
+	private final Topology topology;
+
 	private final List<ScenarioResult> results = new ArrayList<>();
 
 	private Map<String, Object> overhead = Map.of();
 
 	Report(Map<String, Object> environment, List<LockImplementation> implementations) {
+		this(environment, implementations, Topology.SINGLE);
+	}
+
+	/**
+	 * A report of a run on {@code topology}. The targets of the benchmark issue are
+	 * checked only on one {@code redis-server}: that is where they were set.
+	 */
+	Report(Map<String, Object> environment, List<LockImplementation> implementations, Topology topology) {
 		this.environment = environment;
 		this.implementations = implementations;
+		this.topology = topology;
 	}
 
 	void add(ScenarioResult result) {
@@ -69,7 +80,7 @@ final class Report {
 		root.put("results", all);
 		root.put("annotationOverhead", overhead);
 		List<Object> targets = new ArrayList<>();
-		for (String implementation : distlockRows()) {
+		for (String implementation : topology == Topology.SINGLE ? distlockRows() : List.<String>of()) {
 			for (Targets.Check check : Targets.evaluate(this, implementation)) {
 				targets.add(targetJson(implementation, check));
 			}
@@ -153,13 +164,19 @@ final class Report {
 						column("retained MB", r -> format(r.number("retainedMb"), 1))),
 				true);
 		overheadSection(md);
-		targetsSection(md);
+		if (topology == Topology.SINGLE) {
+			targetsSection(md);
+		}
 		commandsSection(md);
 		return md.toString();
 	}
 
 	private void section(StringBuilder md, String title, String scenario, String description, List<Column> columns,
 			boolean costs) {
+		if (results.stream().noneMatch(result -> result.scenario().equals(scenario))) {
+			// Not run (--scenarios, or not a scenario of this topology): no empty table.
+			return;
+		}
 		List<Column> all = new ArrayList<>(columns);
 		if (costs) {
 			all.add(column("Redis cmds/op", r -> format(r.number("redisCommandsPerOp"), 2)));
@@ -269,7 +286,9 @@ final class Report {
 		List<String> parts = new ArrayList<>();
 		byCommand.forEach((command, perOp) -> {
 			if (((Number) perOp).doubleValue() >= 0.01) {
-				parts.add(command + " " + perOp);
+				// Redis 7 names subcommands 'cluster|nodes': a '|' would end the table
+				// cell.
+				parts.add(String.valueOf(command).replace('|', ' ') + " " + perOp);
 			}
 		});
 		return String.join(", ", parts);

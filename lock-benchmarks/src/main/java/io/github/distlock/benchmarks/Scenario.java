@@ -1,7 +1,5 @@
 package io.github.distlock.benchmarks;
 
-import io.github.distlock.testsupport.RedisServer;
-
 /**
  * One measured situation. The runner opens a {@link Trial} per implementation (its own
  * application instances), warms each up, then runs their measured slices in turns, so
@@ -27,7 +25,7 @@ interface Scenario {
 	}
 
 	/** What every scenario gets. */
-	record Bench(RedisServer redis, BenchmarkSettings settings, CostMeter meter) {
+	record Bench(RedisNodes redis, BenchmarkSettings settings, CostMeter meter) {
 
 		LockClient connect(LockImplementation implementation) {
 			return implementation.connect(redis, settings.waitTime());

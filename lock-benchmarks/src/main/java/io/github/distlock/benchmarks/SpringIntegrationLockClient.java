@@ -2,8 +2,6 @@ package io.github.distlock.benchmarks;
 
 import java.time.Duration;
 
-import io.github.distlock.testsupport.RedisServer;
-
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.integration.redis.util.RedisLockRegistry;
 import org.springframework.integration.redis.util.RedisLockRegistry.RedisLockType;
@@ -21,8 +19,12 @@ final class SpringIntegrationLockClient implements LockClient {
 
 	private final long waitMillis;
 
-	SpringIntegrationLockClient(RedisServer redis, Duration waitTime, RedisLockType type) {
-		this.factory = LettuceFactories.started(redis);
+	/**
+	 * @param factory a started connection factory, owned (destroyed) by this client from
+	 * now on
+	 */
+	SpringIntegrationLockClient(LettuceConnectionFactory factory, Duration waitTime, RedisLockType type) {
+		this.factory = factory;
 		this.registry = new RedisLockRegistry(factory, "si");
 		this.registry.setRedisLockType(type);
 		this.waitMillis = waitTime.toMillis();

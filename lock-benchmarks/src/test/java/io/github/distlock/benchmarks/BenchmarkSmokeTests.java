@@ -37,23 +37,23 @@ class BenchmarkSmokeTests {
 
 	@BeforeAll
 	static void runSmokeBenchmark() {
-		report = new Report(Map.of("date", "test"), Implementations.all());
+		report = new Report(Map.of("date", "test"), Implementations.single());
 		ByteArrayOutputStream out = new ByteArrayOutputStream();
-		new BenchmarkRunner(redis.server(), BenchmarkSettings.smoke(),
+		new BenchmarkRunner(new RedisNodes.Single(redis.server()), BenchmarkSettings.smoke(),
 				new PrintStream(out, true, StandardCharsets.UTF_8))
-			.run(report, Implementations.all(), SCENARIOS, false);
+			.run(report, Implementations.single(), SCENARIOS, false);
 		progress = out.toString(StandardCharsets.UTF_8);
 	}
 
 	@Test
 	void everyImplementationRanEveryScenario() {
-		assertThat(report.results()).hasSize(Implementations.all().size() * SCENARIOS.size());
+		assertThat(report.results()).hasSize(Implementations.single().size() * SCENARIOS.size());
 		assertThat(report.results()).as(progress).allSatisfy(result -> assertThat(result.error()).isNull());
 	}
 
 	@Test
 	void everyImplementationLocksAndUnlocks() {
-		for (LockImplementation implementation : Implementations.all()) {
+		for (LockImplementation implementation : Implementations.single()) {
 			ScenarioResult uncontended = report.result("uncontended", implementation.name());
 			assertThat(uncontended).as(implementation.name()).isNotNull();
 			assertThat(uncontended.number("cycles")).as(implementation.name()).isPositive();
@@ -62,7 +62,7 @@ class BenchmarkSmokeTests {
 
 	@Test
 	void contendedLockExcludesAcrossInstancesForEveryImplementation() {
-		for (LockImplementation implementation : Implementations.all()) {
+		for (LockImplementation implementation : Implementations.single()) {
 			ScenarioResult contended = report.result("contended", implementation.name());
 			assertThat(contended).as(implementation.name()).isNotNull();
 			assertThat(contended.number("acquisitions")).as(implementation.name()).isPositive();
@@ -75,7 +75,7 @@ class BenchmarkSmokeTests {
 
 	@Test
 	void everyHandOverBetweenInstancesCompletes() {
-		for (LockImplementation implementation : Implementations.all()) {
+		for (LockImplementation implementation : Implementations.single()) {
 			ScenarioResult handoff = report.result("handoff", implementation.name());
 			assertThat(handoff).as(implementation.name()).isNotNull();
 			assertThat(handoff.number("handoffs")).isEqualTo(BenchmarkSettings.smoke().handoffs());
@@ -85,7 +85,7 @@ class BenchmarkSmokeTests {
 	@Test
 	void reportsTablesAndJson() {
 		String markdown = report.markdown();
-		for (LockImplementation implementation : Implementations.all()) {
+		for (LockImplementation implementation : Implementations.single()) {
 			assertThat(markdown).contains("| `" + implementation.name() + "` |");
 		}
 		assertThat(markdown).contains("### 3. Contended", "### Targets").doesNotContain("failed:");
@@ -98,7 +98,7 @@ class BenchmarkSmokeTests {
 		Path doc = directory.resolve("benchmarks.md");
 		Files.writeString(doc,
 				"# Title\nreading\n" + BenchmarkMain.DOC_START + "\nold\n" + BenchmarkMain.DOC_END + "\nafter\n");
-		BenchmarkMain.updateDoc(doc, "new table\n");
+		BenchmarkMain.updateDoc(doc, "new table\n", Topology.SINGLE);
 		assertThat(Files.readString(doc)).isEqualTo("# Title\nreading\n" + BenchmarkMain.DOC_START + "\n\nnew table\n\n"
 				+ BenchmarkMain.DOC_END + "\nafter\n");
 	}
