@@ -100,10 +100,17 @@ final class LockAcquirer {
 					}
 					return granted;
 				}
-				if (!interrupted && !this.stopped.getAsBoolean() && entry.isHead(waiter) && !entry.hasLiveHolder()
-						&& waiter.transition(Waiter.State.WAITING, Waiter.State.ATTEMPTING)) {
+				boolean mayCompete = !interrupted && !this.stopped.getAsBoolean() && entry.isHead(waiter)
+						&& !entry.hasLiveHolder() && !entry.isHandingOver();
+				// After a hand-over freed the lock for waiters of other instances, they
+				// go first.
+				long holdBack = mayCompete ? entry.turnForOthers.holdBackNanos() : 0;
+				if (mayCompete && holdBack == 0 && waiter.transition(Waiter.State.WAITING, Waiter.State.ATTEMPTING)) {
 					Attempt attempt;
 					try {
+						if (entry.turnForOthers.takeHeadStart()) {
+							giveOthersAHeadStart(entry);
+						}
 						attempt = attempt(entry, fixedLeaseNanos);
 					}
 					catch (Throwable ex) {
@@ -141,7 +148,8 @@ final class LockAcquirer {
 					waiter.park(TimeUnit.MILLISECONDS.toNanos(10));
 					continue;
 				}
-				waiter.park(Math.min(deadline - now, recheckNanos(holderTtlMillis, subscribed)));
+				waiter.park(Math.min(deadline - now,
+						(holdBack > 0) ? holdBack : recheckNanos(holderTtlMillis, subscribed)));
 				holderTtlMillis = -1;
 				if (Thread.interrupted()) {
 					interrupted = true;
@@ -205,6 +213,21 @@ final class LockAcquirer {
 	}
 
 	/**
+	 * The lock was just freed for waiters of other instances, and its announcement has
+	 * reached this instance as it reached them: the local head waits one more round trip
+	 * (asking how long the lease runs, which it does not need) before it competes, so
+	 * that their acquire, sent on the same announcement, normally arrives first.
+	 */
+	private void giveOthersAHeadStart(LockEntry entry) {
+		try {
+			this.store.remainingLeaseMillis(entry.key);
+		}
+		catch (RuntimeException ex) {
+			// Only a head start: the attempt that follows reports what is wrong.
+		}
+	}
+
+	/**
 	 * One acquire round trip. An acquire whose reply arrives after the lease would
 	 * already have run out counts as not acquired and is undone.
 	 */
@@ -228,6 +251,10 @@ final class LockAcquirer {
 			throw failed(entry, owner, unknown.cause());
 		}
 		if (reply instanceof HeldByOther other) {
+			if (!entry.hasLiveHolder()) {
+				// Not by a thread of this instance.
+				entry.turnForOthers.heldElsewhere();
+			}
 			return new Attempt(null, other.remainingLeaseMillis());
 		}
 		long fencingToken = ((Acquired) reply).fencingToken();

@@ -45,7 +45,7 @@ final class LockEntries {
 	void releaseAnnounced(String key) {
 		LockEntry entry = this.entries.get(key);
 		if (entry != null) {
-			entry.signalHead();
+			entry.releaseAnnounced();
 		}
 	}
 

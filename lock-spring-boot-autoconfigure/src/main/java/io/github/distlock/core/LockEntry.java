@@ -38,6 +38,15 @@ final class LockEntry {
 	private int handOversSinceRedis;
 
 	/**
+	 * A waiter was picked for a hand-over whose outcome is not known yet: the lock is
+	 * still this instance's, although its holder let go.
+	 */
+	private volatile boolean handingOver;
+
+	/** The turn owed to waiters of other instances after a hand-over freed the lock. */
+	final TurnForOthers turnForOthers = new TurnForOthers();
+
+	/**
 	 * Threads in tryLock or holding, counted to drop idle entries; guarded by the entry
 	 * map.
 	 */
@@ -75,11 +84,19 @@ final class LockEntry {
 	}
 
 	/**
-	 * No live local holder and no local waiter ahead: a newcomer may go straight to
-	 * Redis.
+	 * Whether a waiter was picked for a hand-over still in flight: the lock stays this
+	 * instance's, so no other local thread competes for it in the store meanwhile.
+	 */
+	boolean isHandingOver() {
+		return this.handingOver;
+	}
+
+	/**
+	 * No live local holder, no hand-over in flight and no local waiter ahead: a newcomer
+	 * may go straight to Redis.
 	 */
 	boolean isFree() {
-		return !hasLiveHolder() && !hasWaiters();
+		return !hasLiveHolder() && !this.handingOver && !hasWaiters();
 	}
 
 	void acquiredFromRedis(HeldLock held) {
@@ -100,6 +117,7 @@ final class LockEntry {
 			this.holder = held;
 			this.unreleased.add(held);
 			this.handOversSinceRedis++;
+			this.handingOver = false;
 		}
 		finally {
 			this.guard.unlock();
@@ -245,6 +263,7 @@ final class LockEntry {
 			Waiter head = this.waiters.peekFirst();
 			if (head != null && head.transition(Waiter.State.WAITING, Waiter.State.GRANTING)) {
 				this.waiters.pollFirst();
+				this.handingOver = true;
 				return head;
 			}
 			return null;
@@ -262,11 +281,18 @@ final class LockEntry {
 		try {
 			waiter.transition(Waiter.State.GRANTING, Waiter.State.WAITING);
 			this.waiters.addFirst(waiter);
+			this.handingOver = false;
 		}
 		finally {
 			this.guard.unlock();
 		}
 		waiter.signal();
+	}
+
+	/** The store announced a release of this lock: wakes the head. */
+	void releaseAnnounced() {
+		this.turnForOthers.announced();
+		signalHead();
 	}
 
 	void signalHead() {

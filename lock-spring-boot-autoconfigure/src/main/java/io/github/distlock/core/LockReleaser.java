@@ -31,8 +31,10 @@ final class LockReleaser {
 
 	/**
 	 * Local hand-overs allowed in a row while a waiter of another instance is known to
-	 * wait; then the lock is freed so that it gets its turn. Bounds cross-instance
-	 * unfairness to a few critical sections.
+	 * wait; then the lock is freed so that it gets its turn ({@link TurnForOthers}: the
+	 * local waiters let it go first, and win the lock back for one critical section at a
+	 * time should it be too slow). Bounds cross-instance unfairness to a few critical
+	 * sections.
 	 */
 	private static final int MAX_HAND_OVERS_WHILE_CONTENDED = 8;
 
@@ -191,7 +193,9 @@ final class LockReleaser {
 		LockEntry entry = held.entry;
 		long lease = (next.fixedLeaseNanos > 0) ? next.fixedLeaseNanos : this.leaseNanos;
 		String newOwner = this.tokens.next();
-		boolean mayStayLocal = entry.handOversSinceRedis() < MAX_HAND_OVERS_WHILE_CONTENDED;
+		boolean mayStayLocal = entry.handOversSinceRedis() < MAX_HAND_OVERS_WHILE_CONTENDED
+				&& !entry.turnForOthers.isOwed();
+		long announcementsBefore = entry.turnForOthers.announcements();
 		long sentAt = System.nanoTime();
 		HandOverReply reply;
 		try {
@@ -209,7 +213,7 @@ final class LockReleaser {
 						return (own instanceof Unknown unknown) ? unknown : Released.INSTANCE;
 					});
 		}
-		catch (RuntimeException ex) {
+		catch (RuntimeException | Error ex) {
 			handOverFailed(held, next, newOwner);
 			throw ex;
 		}
@@ -247,8 +251,15 @@ final class LockReleaser {
 			// Handed over only after the new lease had run out.
 			releaseLater(entry.key, newOwner);
 		}
-		entry.holderGone(held);
+		else if (reply instanceof Released) {
+			// Freed for waiters of other instances: the local waiters hold back (before
+			// they are woken below).
+			entry.turnForOthers.freed(announcementsBefore);
+		}
+		// The waiter goes back to the front before the holder is gone, so that no other
+		// waiter becomes head meanwhile and competes too.
 		entry.handOverFailed(next);
+		entry.holderGone(held);
 		if (reply instanceof NotOwned) {
 			throw this.losses.lostAtRelease(held, LockLosses.AT_RELEASE);
 		}
