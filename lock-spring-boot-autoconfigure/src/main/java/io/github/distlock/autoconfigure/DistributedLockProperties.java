@@ -3,6 +3,7 @@ package io.github.distlock.autoconfigure;
 import java.time.Duration;
 
 import io.github.distlock.interceptor.AnnotationLockOperationSource;
+import io.github.distlock.redis.RedisLockSettings;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.Ordered;
@@ -64,6 +65,8 @@ public class DistributedLockProperties {
 	 * fails the startup.
 	 */
 	private int order = DEFAULT_ORDER;
+
+	private final Replication replication = new Replication();
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -131,6 +134,57 @@ public class DistributedLockProperties {
 
 	public void setOrder(int order) {
 		this.order = order;
+	}
+
+	public Replication getReplication() {
+		return this.replication;
+	}
+
+	/**
+	 * Replica-acknowledged locks: an acquisition counts only once Redis replicas
+	 * acknowledged it ({@code WAIT}).
+	 */
+	public static class Replication {
+
+		/**
+		 * Replicas that must acknowledge an acquisition or hand-over (Redis WAIT) before
+		 * it counts; with fewer, the lock is released again and the acquisition fails. 0
+		 * waits for none.
+		 */
+		private int minReplicas;
+
+		/**
+		 * How long an acquisition waits for those acknowledgements. A healthy replica
+		 * acknowledges within a round trip; one that has not within this time is lagging
+		 * or gone, and the acquisition fails instead of stalling its caller. Must be
+		 * shorter than the lease time.
+		 */
+		private Duration timeout = RedisLockSettings.DEFAULT_REPLICATION_TIMEOUT;
+
+		public int getMinReplicas() {
+			return this.minReplicas;
+		}
+
+		public void setMinReplicas(int minReplicas) {
+			if (minReplicas < 0) {
+				throw new IllegalArgumentException(
+						"distributed-lock.replication.min-replicas must not be negative, but was " + minReplicas);
+			}
+			this.minReplicas = minReplicas;
+		}
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			if (timeout.isNegative()) {
+				throw new IllegalArgumentException(
+						"distributed-lock.replication.timeout must not be negative, but was " + timeout);
+			}
+			this.timeout = timeout;
+		}
+
 	}
 
 	/**

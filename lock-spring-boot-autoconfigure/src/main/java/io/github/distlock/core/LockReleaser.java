@@ -11,6 +11,7 @@ import io.github.distlock.store.Extended;
 import io.github.distlock.store.HandOverReply;
 import io.github.distlock.store.LockStore;
 import io.github.distlock.store.NotOwned;
+import io.github.distlock.store.NotReplicated;
 import io.github.distlock.store.ReleaseReply;
 import io.github.distlock.store.Released;
 import io.github.distlock.store.Unknown;
@@ -52,8 +53,10 @@ final class LockReleaser {
 
 	private final BooleanSupplier stopped;
 
+	private final Runnable notReplicated;
+
 	LockReleaser(LockStore store, OwnerTokens tokens, LockRenewer renewer, LockLosses losses, DetachedCommands detached,
-			long leaseNanos, BooleanSupplier stopped) {
+			long leaseNanos, BooleanSupplier stopped, Runnable notReplicated) {
 		this.store = store;
 		this.tokens = tokens;
 		this.renewer = renewer;
@@ -61,6 +64,7 @@ final class LockReleaser {
 		this.detached = detached;
 		this.leaseNanos = leaseNanos;
 		this.stopped = stopped;
+		this.notReplicated = notReplicated;
 	}
 
 	/**
@@ -246,6 +250,16 @@ final class LockReleaser {
 		if (reply instanceof Acquired) {
 			// Handed over only after the new lease had run out.
 			releaseLater(entry.key, newOwner);
+		}
+		if (reply instanceof NotReplicated notReplicated) {
+			// The store freed the lock: the waiter competes for it, and its own acquire
+			// waits for the replicas again (failing with the reason if they still do not
+			// answer).
+			this.notReplicated.run();
+			if (logger.isDebugEnabled()) {
+				logger.debug("Handed lock '" + LogSafe.text(entry.lockId) + "' over, but " + notReplicated.reason()
+						+ "; released it, the waiting thread competes again");
+			}
 		}
 		entry.holderGone(held);
 		entry.handOverFailed(next);

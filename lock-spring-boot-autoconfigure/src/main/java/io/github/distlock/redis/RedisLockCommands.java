@@ -44,6 +44,16 @@ final class RedisLockCommands {
 	}
 
 	/**
+	 * {@link #acquire(String, String, long)} on a connection of {@code replicated}, which
+	 * waits for the replicas when the lock was acquired.
+	 */
+	ReplicaAcknowledgedWrites.Written acquire(ReplicaAcknowledgedWrites replicated, String key, String owner,
+			long leaseMillis) {
+		return replicated.write(LockScripts.ACQUIRE, List.of(key, LockKeys.fenceKey(key)),
+				List.of(owner, Long.toString(leaseMillis), this.fencingRetentionMillis), (reply) -> reply > 0);
+	}
+
+	/**
 	 * @return whether {@code owner} released the lock, by this call or, when it is a
 	 * replay, by the first run
 	 */
@@ -61,6 +71,18 @@ final class RedisLockCommands {
 				List.of(key, LockKeys.fenceKey(key), LockKeys.receiptKey(key)), owner, newOwner,
 				this.fencingRetentionMillis, Long.toString(newLeaseMillis), mayStayLocal ? "1" : "0",
 				this.releaseChannel, this.fencingRetentionMillis));
+	}
+
+	/**
+	 * {@link #handOver(String, String, String, long, boolean)} on a connection of
+	 * {@code replicated}, which waits for the replicas when the lock was handed over.
+	 */
+	ReplicaAcknowledgedWrites.Written handOver(ReplicaAcknowledgedWrites replicated, String key, String owner,
+			String newOwner, long newLeaseMillis, boolean mayStayLocal) {
+		return replicated.write(LockScripts.HAND_OVER, List.of(key, LockKeys.fenceKey(key), LockKeys.receiptKey(key)),
+				List.of(owner, newOwner, this.fencingRetentionMillis, Long.toString(newLeaseMillis),
+						mayStayLocal ? "1" : "0", this.releaseChannel, this.fencingRetentionMillis),
+				(reply) -> reply > 0);
 	}
 
 	boolean expire(String key, String owner, long leaseMillis) {

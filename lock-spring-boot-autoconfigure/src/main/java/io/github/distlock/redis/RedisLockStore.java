@@ -10,12 +10,17 @@ import io.github.distlock.store.HandOverReply;
 import io.github.distlock.store.HeldByOther;
 import io.github.distlock.store.LockStore;
 import io.github.distlock.store.NotOwned;
+import io.github.distlock.store.NotReplicated;
 import io.github.distlock.store.ReleaseListener;
 import io.github.distlock.store.ReleaseNotifications;
 import io.github.distlock.store.ReleaseReply;
 import io.github.distlock.store.Released;
 import io.github.distlock.store.Unknown;
 
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
@@ -34,8 +39,15 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * OOM}), or when the calling thread was interrupted while waiting for the reply; any
  * other failure (for example an ACL's {@code NOPERM}) is thrown as Spring's
  * {@code DataAccessException}.
+ * <p>
+ * With {@code minReplicas} above 0 an acquire or hand-over that wrote a new owner is
+ * followed by {@code WAIT minReplicas timeout} on the connection that ran the script (see
+ * {@link ReplicaAcknowledgedWrites}: connections of the store's own, never the shared
+ * one). Fewer acknowledgements remove the lock again with the release script and answer
+ * {@link NotReplicated}. Releases and renewals do not wait. Needs Lettuce; the store's
+ * connections are closed by {@link #close()}.
  */
-public final class RedisLockStore implements LockStore {
+public final class RedisLockStore implements LockStore, AutoCloseable {
 
 	/**
 	 * Lock id and owner of {@link #verify()}: owner tokens are hexadecimal, never this.
@@ -50,14 +62,18 @@ public final class RedisLockStore implements LockStore {
 
 	private final RedisLockCommands commands;
 
+	private final @Nullable ReplicaAcknowledgedWrites replicated;
+
 	/**
-	 * A store with the key prefix and fencing retention of {@code settings} (its lease
-	 * time is the engine's business).
+	 * A store with the key prefix, fencing retention and replication of {@code settings}
+	 * (its lease time is the engine's business).
 	 * @param redis the template of the Redis holding the locks
 	 * @param settings the settings
+	 * @throws IllegalArgumentException when replicas are to be waited for and the
+	 * template's connection factory is not Lettuce's
 	 */
 	public RedisLockStore(StringRedisTemplate redis, RedisLockSettings settings) {
-		this(redis, settings.keyPrefix(), settings.fencingRetention());
+		this(redis, settings.keyPrefix(), settings.fencingRetention(), replicated(redis, settings));
 	}
 
 	/**
@@ -69,6 +85,11 @@ public final class RedisLockStore implements LockStore {
 	 * last acquisition, at least 1 ms
 	 */
 	public RedisLockStore(StringRedisTemplate redis, String keyPrefix, Duration fencingRetention) {
+		this(redis, keyPrefix, fencingRetention, null);
+	}
+
+	private RedisLockStore(StringRedisTemplate redis, String keyPrefix, Duration fencingRetention,
+			@Nullable ReplicaAcknowledgedWrites replicated) {
 		if (redis == null) {
 			throw new IllegalArgumentException("redis must not be null");
 		}
@@ -81,6 +102,21 @@ public final class RedisLockStore implements LockStore {
 		this.redis = redis;
 		this.keys = new LockKeys(keyPrefix);
 		this.commands = new RedisLockCommands(redis, this.keys.releaseChannel(), fencingRetention.toMillis());
+		this.replicated = replicated;
+	}
+
+	private static @Nullable ReplicaAcknowledgedWrites replicated(StringRedisTemplate redis,
+			RedisLockSettings settings) {
+		if (settings.minReplicas() == 0) {
+			return null;
+		}
+		RedisConnectionFactory factory = redis.getRequiredConnectionFactory();
+		if (!(factory instanceof LettuceConnectionFactory lettuce)) {
+			throw new IllegalArgumentException("distributed-lock.replication.min-replicas needs Spring Data Redis's "
+					+ "LettuceConnectionFactory (WAIT must run on a connection of its own), but the connection factory is "
+					+ factory.getClass().getName());
+		}
+		return new ReplicaAcknowledgedWrites(lettuce, settings.minReplicas(), settings.replicationTimeout());
 	}
 
 	@Override
@@ -92,7 +128,17 @@ public final class RedisLockStore implements LockStore {
 	public AcquireReply acquire(String key, String owner, long leaseMillis) {
 		long reply;
 		try {
-			reply = this.commands.acquire(key, owner, leaseMillis);
+			if (this.replicated != null) {
+				ReplicaAcknowledgedWrites.Written written = this.commands.acquire(this.replicated, key, owner,
+						leaseMillis);
+				if (!replicatedEnough(written)) {
+					return notReplicated(key, owner, written);
+				}
+				reply = written.reply();
+			}
+			else {
+				reply = this.commands.acquire(key, owner, leaseMillis);
+			}
 		}
 		catch (RuntimeException ex) {
 			return unknownOrThrow(ex);
@@ -104,7 +150,17 @@ public final class RedisLockStore implements LockStore {
 	public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal) {
 		long reply;
 		try {
-			reply = this.commands.handOver(key, owner, newOwner, leaseMillis, mayStayLocal);
+			if (this.replicated != null) {
+				ReplicaAcknowledgedWrites.Written written = this.commands.handOver(this.replicated, key, owner,
+						newOwner, leaseMillis, mayStayLocal);
+				if (!replicatedEnough(written)) {
+					return notReplicated(key, newOwner, written);
+				}
+				reply = written.reply();
+			}
+			else {
+				reply = this.commands.handOver(key, owner, newOwner, leaseMillis, mayStayLocal);
+			}
 		}
 		catch (RuntimeException ex) {
 			return unknownOrThrow(ex);
@@ -180,6 +236,38 @@ public final class RedisLockStore implements LockStore {
 		}
 		return new Subscription(new ReleaseSubscription(this.redis.getRequiredConnectionFactory(),
 				this.keys.releaseChannel(), listener::released));
+	}
+
+	/**
+	 * Closes the store's own connections (those of replica-acknowledged writes), if any.
+	 * The template's connection factory is its owner's to close.
+	 */
+	@Override
+	public void close() {
+		if (this.replicated != null) {
+			this.replicated.close();
+		}
+	}
+
+	private boolean replicatedEnough(ReplicaAcknowledgedWrites.Written written) {
+		// -1: the script wrote no new owner, so nothing had to be acknowledged.
+		return written.acknowledged() < 0 || written.acknowledged() >= this.replicated.minReplicas();
+	}
+
+	/**
+	 * Removes a write too few replicas acknowledged, owner-checked, before answering;
+	 * when that fails too, the lock expires with its lease.
+	 */
+	private NotReplicated notReplicated(String key, String owner, ReplicaAcknowledgedWrites.Written written) {
+		try {
+			this.commands.release(key, owner);
+		}
+		catch (RuntimeException ex) {
+			if (!RedisFailures.outcomeUnknown(ex)) {
+				throw ex;
+			}
+		}
+		return new NotReplicated(written.acknowledged(), this.replicated.minReplicas(), this.replicated.timeout());
 	}
 
 	private static Unknown unknownOrThrow(RuntimeException failure) {
