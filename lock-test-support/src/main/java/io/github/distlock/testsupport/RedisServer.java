@@ -2,7 +2,6 @@ package io.github.distlock.testsupport;
 
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -97,6 +96,9 @@ public final class RedisServer implements AutoCloseable {
 
 	private final String password;
 
+	/** Passed first, before any flag, as redis-server requires; {@code null} for none. */
+	private final Path configFile;
+
 	/** Every command-line flag except {@code --port}, which is chosen at start. */
 	private final List<String> flags;
 
@@ -108,12 +110,14 @@ public final class RedisServer implements AutoCloseable {
 
 	private boolean closed;
 
-	private RedisServer(Path binary, Path directory, boolean persistence, String password, List<String> flags) {
+	private RedisServer(Path binary, Path directory, boolean persistence, String password, Path configFile,
+			List<String> flags) {
 		this.binary = binary;
 		this.directory = directory;
 		this.logFile = directory.resolve(LOG_FILE_NAME);
 		this.persistence = persistence;
 		this.password = password;
+		this.configFile = configFile;
 		this.flags = List.copyOf(flags);
 	}
 
@@ -179,6 +183,11 @@ public final class RedisServer implements AutoCloseable {
 	public boolean isRunning() {
 		Process current = process;
 		return current != null && current.isAlive();
+	}
+
+	/** Whether the process is frozen by {@link #pause()} and not yet resumed. */
+	public boolean isPaused() {
+		return paused && isRunning();
 	}
 
 	/**
@@ -450,6 +459,9 @@ public final class RedisServer implements AutoCloseable {
 	private Process startProcess() {
 		List<String> commandLine = new ArrayList<>();
 		commandLine.add(binary.toString());
+		if (configFile != null) {
+			commandLine.add(configFile.toString());
+		}
 		commandLine.add("--port");
 		commandLine.add(Integer.toString(port));
 		commandLine.addAll(flags);
@@ -477,7 +489,7 @@ public final class RedisServer implements AutoCloseable {
 		}
 	}
 
-	private static int freeLoopbackPort() {
+	static int freeLoopbackPort() {
 		while (true) {
 			try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK))) {
 				if (socket.getLocalPort() != DEVELOPER_REDIS_PORT) {
@@ -702,10 +714,6 @@ public final class RedisServer implements AutoCloseable {
 		}
 	}
 
-	private static String readAll(InputStream in) throws IOException {
-		return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-	}
-
 	/**
 	 * Configures a {@link RedisServer}. Flags always set:
 	 * {@code --bind 127.0.0.1 --protected-mode no
@@ -725,6 +733,8 @@ public final class RedisServer implements AutoCloseable {
 		private RedisServer primary;
 
 		private String password;
+
+		private Path configFile;
 
 		private final List<String> extraFlags = new ArrayList<>();
 
@@ -804,6 +814,16 @@ public final class RedisServer implements AutoCloseable {
 		}
 
 		/**
+		 * Reads {@code file} as the configuration file, which Sentinel mode needs (and
+		 * rewrites as it learns the topology). The flags of this builder override what it
+		 * sets.
+		 */
+		public Builder configFile(Path file) {
+			this.configFile = Objects.requireNonNull(file, "file").toAbsolutePath();
+			return this;
+		}
+
+		/**
 		 * Requires clients to authenticate with {@code password}; {@link RedisServer}
 		 * itself does so.
 		 */
@@ -829,7 +849,8 @@ public final class RedisServer implements AutoCloseable {
 			catch (IOException e) {
 				throw new UncheckedIOException("Could not create a directory for redis-server", e);
 			}
-			RedisServer server = new RedisServer(binary, directory, persistence, password, flags(directory));
+			RedisServer server = new RedisServer(binary, directory, persistence, password, configFile,
+					flags(directory));
 			OPEN_SERVERS.add(server);
 			try {
 				server.startOnFreePort(port);
