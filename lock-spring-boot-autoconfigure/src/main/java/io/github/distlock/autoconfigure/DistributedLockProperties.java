@@ -161,6 +161,13 @@ public class DistributedLockProperties {
 		 */
 		private Duration timeout = RedisLockSettings.DEFAULT_REPLICATION_TIMEOUT;
 
+		/**
+		 * Whether lease renewals and extend() wait for the replicas too. A renewal they
+		 * do not acknowledge counts as failed: the holder relies only on leases a
+		 * failover would keep, and loses the lock when its lease runs out meanwhile.
+		 */
+		private boolean renewals;
+
 		public int getMinReplicas() {
 			return this.minReplicas;
 		}
@@ -183,6 +190,14 @@ public class DistributedLockProperties {
 						"distributed-lock.replication.timeout must not be negative, but was " + timeout);
 			}
 			this.timeout = timeout;
+		}
+
+		public boolean isRenewals() {
+			return this.renewals;
+		}
+
+		public void setRenewals(boolean renewals) {
+			this.renewals = renewals;
 		}
 
 	}

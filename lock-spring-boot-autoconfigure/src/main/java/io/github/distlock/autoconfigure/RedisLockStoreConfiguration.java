@@ -47,7 +47,8 @@ class RedisLockStoreConfiguration {
 		StringRedisTemplate template = new StringRedisTemplate(connectionFactory);
 		RedisLockSettings settings = new RedisLockSettings(properties.getKeyPrefix(), properties.getLeaseTime(),
 				properties.getFencingRetention())
-			.withReplication(minReplicas(properties, connectionFactory), properties.getReplication().getTimeout());
+			.withReplication(minReplicas(properties, connectionFactory), properties.getReplication().getTimeout())
+			.withReplicatedRenewals(properties.getReplication().isRenewals());
 		return DistributedLockAutoConfiguration.observed(new RedisLockService(template, settings), observationRegistry,
 				acquireConvention, holdConvention);
 	}

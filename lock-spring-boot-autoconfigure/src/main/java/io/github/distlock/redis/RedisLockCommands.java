@@ -89,6 +89,16 @@ final class RedisLockCommands {
 		return run(this.redis.execute(LockScripts.EXPIRE, List.of(key), owner, Long.toString(leaseMillis))) == 1;
 	}
 
+	/**
+	 * {@link #expire(String, String, long)} on a connection of {@code replicated}, which
+	 * waits for the replicas when the lease was reset.
+	 */
+	ReplicaAcknowledgedWrites.Written expire(ReplicaAcknowledgedWrites replicated, String key, String owner,
+			long leaseMillis) {
+		return replicated.write(LockScripts.EXPIRE, List.of(key), List.of(owner, Long.toString(leaseMillis)),
+				(reply) -> reply == 1);
+	}
+
 	boolean exists(String key) {
 		return Boolean.TRUE.equals(this.redis.hasKey(key));
 	}

@@ -14,9 +14,11 @@ import java.time.Duration;
  * ({@code WAIT}) before it counts; 0 waits for none
  * @param replicationTimeout how long an acquisition waits for those acknowledgements;
  * shorter than the lease when {@code minReplicas} is above 0
+ * @param replicatedRenewals whether renewals and {@code extend} wait for the replicas too
+ * (with {@code minReplicas} above 0): one not acknowledged counts as a failed renewal
  */
 public record RedisLockSettings(String keyPrefix, Duration leaseTime, Duration fencingRetention, int minReplicas,
-		Duration replicationTimeout) {
+		Duration replicationTimeout, boolean replicatedRenewals) {
 
 	/**
 	 * Default of {@code distributed-lock.replication.timeout}.
@@ -51,7 +53,7 @@ public record RedisLockSettings(String keyPrefix, Duration leaseTime, Duration f
 	 * @param fencingRetention how long the last fencing token of a lock is kept
 	 */
 	public RedisLockSettings(String keyPrefix, Duration leaseTime, Duration fencingRetention) {
-		this(keyPrefix, leaseTime, fencingRetention, 0, DEFAULT_REPLICATION_TIMEOUT);
+		this(keyPrefix, leaseTime, fencingRetention, 0, DEFAULT_REPLICATION_TIMEOUT, false);
 	}
 
 	/**
@@ -65,17 +67,17 @@ public record RedisLockSettings(String keyPrefix, Duration leaseTime, Duration f
 
 	public RedisLockSettings withKeyPrefix(String prefix) {
 		return new RedisLockSettings(prefix, this.leaseTime, this.fencingRetention, this.minReplicas,
-				this.replicationTimeout);
+				this.replicationTimeout, this.replicatedRenewals);
 	}
 
 	public RedisLockSettings withLeaseTime(Duration lease) {
 		return new RedisLockSettings(this.keyPrefix, lease, this.fencingRetention, this.minReplicas,
-				this.replicationTimeout);
+				this.replicationTimeout, this.replicatedRenewals);
 	}
 
 	public RedisLockSettings withFencingRetention(Duration retention) {
 		return new RedisLockSettings(this.keyPrefix, this.leaseTime, retention, this.minReplicas,
-				this.replicationTimeout);
+				this.replicationTimeout, this.replicatedRenewals);
 	}
 
 	/**
@@ -86,7 +88,18 @@ public record RedisLockSettings(String keyPrefix, Duration leaseTime, Duration f
 	 * @return the settings
 	 */
 	public RedisLockSettings withReplication(int minReplicas, Duration timeout) {
-		return new RedisLockSettings(this.keyPrefix, this.leaseTime, this.fencingRetention, minReplicas, timeout);
+		return new RedisLockSettings(this.keyPrefix, this.leaseTime, this.fencingRetention, minReplicas, timeout,
+				this.replicatedRenewals);
+	}
+
+	/**
+	 * These settings, with renewals and {@code extend} waiting for the replicas too.
+	 * @param replicated whether they wait
+	 * @return the settings
+	 */
+	public RedisLockSettings withReplicatedRenewals(boolean replicated) {
+		return new RedisLockSettings(this.keyPrefix, this.leaseTime, this.fencingRetention, this.minReplicas,
+				this.replicationTimeout, replicated);
 	}
 
 	private static void requireAtLeastMillis(String name, Duration value, long millis) {

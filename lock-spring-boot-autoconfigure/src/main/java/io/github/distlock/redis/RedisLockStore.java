@@ -19,6 +19,7 @@ import io.github.distlock.store.Unknown;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.dao.TransientDataAccessResourceException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -44,8 +45,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * followed by {@code WAIT minReplicas timeout} on the connection that ran the script (see
  * {@link ReplicaAcknowledgedWrites}: connections of the store's own, never the shared
  * one). Fewer acknowledgements remove the lock again with the release script and answer
- * {@link NotReplicated}. Releases and renewals do not wait. Needs Lettuce; the store's
- * connections are closed by {@link #close()}.
+ * {@link NotReplicated}. Releases do not wait; renewals only when asked to. Needs
+ * Lettuce; the store's connections are closed by {@link #close()}.
  */
 public final class RedisLockStore implements LockStore, AutoCloseable {
 
@@ -64,6 +65,8 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 
 	private final @Nullable ReplicaAcknowledgedWrites replicated;
 
+	private final boolean replicatedRenewals;
+
 	/**
 	 * A store with the key prefix, fencing retention and replication of {@code settings}
 	 * (its lease time is the engine's business).
@@ -73,7 +76,8 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 	 * template's connection factory is not Lettuce's
 	 */
 	public RedisLockStore(StringRedisTemplate redis, RedisLockSettings settings) {
-		this(redis, settings.keyPrefix(), settings.fencingRetention(), replicated(redis, settings));
+		this(redis, settings.keyPrefix(), settings.fencingRetention(), replicated(redis, settings),
+				settings.replicatedRenewals());
 	}
 
 	/**
@@ -85,11 +89,11 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 	 * last acquisition, at least 1 ms
 	 */
 	public RedisLockStore(StringRedisTemplate redis, String keyPrefix, Duration fencingRetention) {
-		this(redis, keyPrefix, fencingRetention, null);
+		this(redis, keyPrefix, fencingRetention, null, false);
 	}
 
 	private RedisLockStore(StringRedisTemplate redis, String keyPrefix, Duration fencingRetention,
-			@Nullable ReplicaAcknowledgedWrites replicated) {
+			@Nullable ReplicaAcknowledgedWrites replicated, boolean replicatedRenewals) {
 		if (redis == null) {
 			throw new IllegalArgumentException("redis must not be null");
 		}
@@ -103,6 +107,7 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 		this.keys = new LockKeys(keyPrefix);
 		this.commands = new RedisLockCommands(redis, this.keys.releaseChannel(), fencingRetention.toMillis());
 		this.replicated = replicated;
+		this.replicatedRenewals = replicated != null && replicatedRenewals;
 	}
 
 	private static @Nullable ReplicaAcknowledgedWrites replicated(StringRedisTemplate redis,
@@ -181,8 +186,32 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 		}
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * With replicated renewals, a lease reset that too few replicas acknowledged answers
+	 * {@link Unknown}: the promoted replica of a failover could still have the shorter
+	 * lease, so the holder must not count on the longer one (the engine counts a failed
+	 * renewal and tries again until the lease it has runs out).
+	 */
 	@Override
 	public ExtendReply extend(String key, String owner, long leaseMillis) {
+		if (this.replicatedRenewals) {
+			try {
+				ReplicaAcknowledgedWrites.Written written = this.commands.expire(this.replicated, key, owner,
+						leaseMillis);
+				if (!replicatedEnough(written)) {
+					return new Unknown(new TransientDataAccessResourceException(
+							"The lease reset was not replicated: " + new NotReplicated(written.acknowledged(),
+									this.replicated.minReplicas(), this.replicated.timeout())
+								.reason()));
+				}
+				return (written.reply() == 1) ? Extended.INSTANCE : NotOwned.INSTANCE;
+			}
+			catch (RuntimeException ex) {
+				return unknownOrThrow(ex);
+			}
+		}
 		try {
 			return this.commands.expire(key, owner, leaseMillis) ? Extended.INSTANCE : NotOwned.INSTANCE;
 		}

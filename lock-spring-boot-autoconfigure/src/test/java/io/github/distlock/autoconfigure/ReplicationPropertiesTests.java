@@ -28,6 +28,7 @@ class ReplicationPropertiesTests {
 			DistributedLockProperties properties = context.getBean(DistributedLockProperties.class);
 			assertThat(properties.getReplication().getMinReplicas()).isZero();
 			assertThat(properties.getReplication().getTimeout()).hasSeconds(1);
+			assertThat(properties.getReplication().isRenewals()).isFalse();
 		});
 	}
 

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.distlock.DistributedLock;
 import io.github.distlock.LockHandle;
+import io.github.distlock.LockLostException;
 import io.github.distlock.LockNotAcquiredException;
 import io.github.distlock.OnLockFailure;
 import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
@@ -30,6 +31,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConf
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.dao.TransientDataAccessResourceException;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -206,6 +208,29 @@ class ReplicaAcknowledgedAcquireTests {
 			assertThat(slow.isHeld()).isTrue();
 		}
 		assertThat(locks.replicationFailures()).isZero();
+	}
+
+	@Test
+	void withReplicatedRenewalsAHolderLosesTheLockWhenItsRenewalsAreNotAcknowledged() {
+		RedisLockService locks = new RedisLockService(new StringRedisTemplate(newConnectionFactory()),
+				RedisLockSettings.defaults()
+					.withLeaseTime(Duration.ofMillis(1500))
+					.withReplication(1, Duration.ofMillis(200))
+					.withReplicatedRenewals(true));
+		this.closeables.add(locks::destroy);
+		LockHandle held = locks.lock("report", Duration.ZERO);
+		assertThat(held.extend(Duration.ofMillis(1500))).isTrue();
+		replica.pause();
+		assertThatExceptionOfType(TransientDataAccessResourceException.class)
+			.isThrownBy(() -> held.extend(Duration.ofMillis(1500)))
+			.withMessage("The lease reset was not replicated: 0 of 1 required replicas acknowledged it within 200ms");
+		// The watchdog's renewals fail the same way, until the lease the replica has runs
+		// out.
+		await().atMost(Duration.ofSeconds(20)).until(() -> !held.isHeld());
+		assertThat(locks.renewalFailures()).isPositive();
+		assertThat(locks.locksLost()).isEqualTo(1);
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(held::close);
+		assertThat(master.keys("distlock:{report}")).isEmpty();
 	}
 
 	@Test
