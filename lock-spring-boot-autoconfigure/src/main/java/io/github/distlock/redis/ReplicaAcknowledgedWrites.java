@@ -49,9 +49,11 @@ import org.springframework.data.redis.core.script.RedisScript;
  * On Redis Cluster the script and the {@code WAIT} go to the master that serves the lock
  * key's slot, on that node's own connection, so the {@code WAIT} waits for that master's
  * replicas; a {@code MOVED} reply (the slot moved meanwhile, the script did not run)
- * refreshes the slot map and is tried once more. With Sentinel, the connection follows
- * the master Sentinel names when it (re)connects; a demoted master's {@code READONLY}
- * closes the connection, so the next write connects to the new master.
+ * refreshes the slot map and is tried once more, an {@code ASK} reply (the slot is being
+ * migrated and the lock's keys are not on the source) runs the script on the target after
+ * {@code ASKING}, and the {@code WAIT} there. With Sentinel, the connection follows the
+ * master Sentinel names when it (re)connects; a demoted master's {@code READONLY} closes
+ * the connection, so the next write connects to the new master.
  */
 final class ReplicaAcknowledgedWrites implements AutoCloseable {
 
@@ -111,17 +113,28 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 			StatefulRedisConnection<String, String> node = connection.forKey(keys.get(0));
 			long reply;
 			try {
-				reply = eval(node, script, keys, args);
+				reply = eval(node, script, keys, args, false);
 			}
 			catch (DataAccessException ex) {
-				if (!replyStartsWith(ex, "MOVED ")
-						|| !(this.connectionFactory.getRequiredNativeClient() instanceof RedisClusterClient cluster)) {
+				String error = errorReply(ex);
+				if (error.startsWith("MOVED ")
+						&& this.connectionFactory.getRequiredNativeClient() instanceof RedisClusterClient cluster) {
+					// The slot moved for good and the script did not run: follow it
+					// to its new master, once.
+					cluster.refreshPartitions();
+					node = connection.forKey(keys.get(0));
+					reply = eval(node, script, keys, args, false);
+				}
+				else if (error.startsWith("ASK ") && connection instanceof ClusterNodes cluster) {
+					// The slot is being migrated and the lock's keys are not (or no
+					// longer) on the source: the target runs the script, and its replicas
+					// are waited for.
+					node = cluster.forAddress(error.substring(error.lastIndexOf(' ') + 1));
+					reply = eval(node, script, keys, args, true);
+				}
+				else {
 					throw ex;
 				}
-				// The script did not run: follow the slot to its new master, once.
-				cluster.refreshPartitions();
-				node = connection.forKey(keys.get(0));
-				reply = eval(node, script, keys, args);
 			}
 			long acknowledged = -1;
 			if (wroteOwner.test(reply)) {
@@ -136,22 +149,32 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * @param asking whether to send {@code ASKING} first (the target of an {@code ASK}
+	 * redirect serves the slot only to commands that follow it)
+	 */
 	private long eval(StatefulRedisConnection<String, String> node, RedisScript<Long> script, List<String> keys,
-			List<String> args) {
+			List<String> args, boolean asking) {
 		RedisAsyncCommands<String, String> commands = node.async();
 		String[] keyArray = keys.toArray(String[]::new);
 		String[] argArray = args.toArray(String[]::new);
 		try {
+			if (asking) {
+				await(commands.asking(), this.commandTimeoutMillis);
+			}
 			return this.<Long>await(commands.evalsha(script.getSha1(), ScriptOutputType.INTEGER, keyArray, argArray),
 					this.commandTimeoutMillis);
 		}
 		catch (DataAccessException ex) {
 			if (!(NestedExceptionUtils.getMostSpecificCause(ex) instanceof RedisNoScriptException)
-					&& !replyStartsWith(ex, "NOSCRIPT ")) {
+					&& !errorReply(ex).startsWith("NOSCRIPT ")) {
 				throw ex;
 			}
 			// Not cached on this server yet (or flushed): send the script itself, as
 			// Spring Data Redis does.
+			if (asking) {
+				await(commands.asking(), this.commandTimeoutMillis);
+			}
 			return this.<Long>await(
 					commands.eval(script.getScriptAsString(), ScriptOutputType.INTEGER, keyArray, argArray),
 					this.commandTimeoutMillis);
@@ -179,9 +202,9 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 		}
 	}
 
-	/** Whether Redis's error reply, which the client wraps, starts with {@code code}. */
-	private static boolean replyStartsWith(RuntimeException failure, String code) {
-		return String.valueOf(NestedExceptionUtils.getMostSpecificCause(failure).getMessage()).startsWith(code);
+	/** Redis's error reply, which the client wraps, e.g. "MOVED 3999 127.0.0.1:6381". */
+	private static String errorReply(RuntimeException failure) {
+		return String.valueOf(NestedExceptionUtils.getMostSpecificCause(failure).getMessage());
 	}
 
 	private Dedicated borrow() {
@@ -302,7 +325,20 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 			if (master == null) {
 				throw new RedisSystemException("CLUSTERDOWN no master serves the slot of lock key " + key, null);
 			}
-			StatefulRedisConnection<String, String> node = this.connection.getConnection(master.getNodeId());
+			return withTimeout(this.connection.getConnection(master.getNodeId()));
+		}
+
+		/**
+		 * The connection to the node at {@code address} ({@code host:port}, as an
+		 * {@code ASK} redirect names it).
+		 */
+		StatefulRedisConnection<String, String> forAddress(String address) {
+			int colon = address.lastIndexOf(':');
+			return withTimeout(this.connection.getConnection(address.substring(0, colon),
+					Integer.parseInt(address.substring(colon + 1))));
+		}
+
+		private StatefulRedisConnection<String, String> withTimeout(StatefulRedisConnection<String, String> node) {
 			node.setTimeout(this.timeout);
 			return node;
 		}

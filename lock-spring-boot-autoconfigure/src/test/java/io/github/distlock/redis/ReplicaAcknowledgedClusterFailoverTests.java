@@ -7,19 +7,24 @@ import java.util.Optional;
 
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockNotAcquiredException;
+import io.github.distlock.testsupport.ClusterSlotMigration;
 import io.github.distlock.testsupport.RedisCluster;
 import io.github.distlock.testsupport.RedisClusterExtension;
 import io.github.distlock.testsupport.RedisServer;
+import io.lettuce.core.cluster.SlotHash;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import org.springframework.core.NestedExceptionUtils;
+import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * The failover the articles describe, on a real Redis Cluster (3 masters, 3 replicas):
@@ -27,7 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (SIGKILL) and its replica, which never saw the lock, is promoted; instance B, following
  * the new topology, acquires the same lock. Without replica acknowledgement A and B both
  * hold it; with {@code min-replicas=1} A's acquisition fails closed and only B holds it.
- * And a lock acknowledged by the replica survives the same kill.
+ * And a lock acknowledged by the replica survives the same kill, and replicated
+ * acquisitions follow a slot being migrated and moved.
  */
 class ReplicaAcknowledgedClusterFailoverTests {
 
@@ -102,6 +108,65 @@ class ReplicaAcknowledgedClusterFailoverTests {
 		System.out.println("[replication] cluster, min-replicas=1, master killed right after the acquire: " + kept
 				+ " of " + ITERATIONS + " locks kept by the promoted replica");
 		assertThat(kept).isEqualTo(ITERATIONS);
+	}
+
+	@Test
+	void acquisitionsFollowAMigratedSlotAndWaitForTheNewMastersReplica() {
+		RedisCluster cluster = clusterExtension.cluster();
+		RedisLockService locks = newService(cluster, 1);
+		// Ids that share one slot, and a master to move it to.
+		List<String> ids = idsInOneSlot(3);
+		int slot = cluster.keySlot(key(ids.get(0)));
+		RedisServer from = cluster.masterOf(key(ids.get(0)));
+		RedisServer to = cluster.masters().stream().filter((master) -> master != from).findFirst().orElseThrow();
+		// Warms up: the store's connection knows the slot on its first master.
+		locks.lock(ids.get(0), Duration.ZERO).close();
+		ClusterSlotMigration migration = cluster.beginSlotMigration(slot, from, to);
+		// Its keys are not on the source, which redirects (ASK) to the target; the store
+		// follows with ASKING, and the target, missing some of the script's keys in a
+		// slot it is importing, answers TRYAGAIN, as it would to any client: the outcome
+		// counts as unknown, the acquisition fails and leaves nothing behind.
+		assertThatExceptionOfType(DataAccessException.class).isThrownBy(() -> locks.lock(ids.get(1), Duration.ZERO))
+			.satisfies((ex) -> assertThat(NestedExceptionUtils.getMostSpecificCause(ex).getMessage())
+				.startsWith("TRYAGAIN"));
+		assertThat(keysInSlot(from, slot)).doesNotContain(key(ids.get(1)));
+		assertThat(keysInSlot(to, slot)).doesNotContain(key(ids.get(1)));
+		migration.moveKeys();
+		migration.finish();
+		// The store's slot map still names the old master: MOVED, refreshed, tried again.
+		long movedBefore = movedReplies(from);
+		for (String id : ids) {
+			try (LockHandle lock = locks.lock(id, Duration.ZERO)) {
+				assertThat(keysInSlot(to, slot)).contains(key(id));
+				// A replica redirects key commands, not CLUSTER GETKEYSINSLOT.
+				assertThat(keysInSlot(cluster.replicaOf(to), slot)).contains(key(id));
+			}
+		}
+		assertThat(movedReplies(from)).as("the old master redirected the store").isGreaterThan(movedBefore);
+		assertThat(locks.replicationFailures()).isZero();
+	}
+
+	private static long movedReplies(RedisServer node) {
+		return node.command("INFO", "errorstats")
+			.lines()
+			.filter((line) -> line.startsWith("errorstat_MOVED:count="))
+			.mapToLong((line) -> Long.parseLong(line.substring("errorstat_MOVED:count=".length()).trim()))
+			.sum();
+	}
+
+	private static List<String> keysInSlot(RedisServer node, int slot) {
+		return node.command("CLUSTER", "GETKEYSINSLOT", Integer.toString(slot), "100").lines().toList();
+	}
+
+	private static List<String> idsInOneSlot(int count) {
+		List<String> ids = new ArrayList<>(List.of("migrating"));
+		int slot = SlotHash.getSlot(key("migrating"));
+		for (int i = 0; ids.size() < count; i++) {
+			if (SlotHash.getSlot(key("migrating:" + i)) == slot) {
+				ids.add("migrating:" + i);
+			}
+		}
+		return ids;
 	}
 
 	private static String key(String lockId) {
