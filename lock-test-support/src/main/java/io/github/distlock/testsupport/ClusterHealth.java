@@ -8,7 +8,8 @@ import java.util.stream.Collectors;
 
 /**
  * The conditions {@link RedisCluster} waits for, each one poll over the live nodes
- * (running and not paused): nodes dead or frozen on purpose are left out.
+ * (running and not paused): nodes dead or frozen on purpose are left out; and what the
+ * nodes report, for the message when a wait times out.
  */
 final class ClusterHealth {
 
@@ -69,6 +70,42 @@ final class ClusterHealth {
 			}
 		}
 		return true;
+	}
+
+	/**
+	 * What each node is and sees, for failure messages: its role and cluster state, and
+	 * {@code CLUSTER NODES} of the first live node.
+	 */
+	String describe() {
+		StringBuilder text = new StringBuilder("cluster nodes (directory ").append(cluster.directory()).append("):\n");
+		for (RedisServer server : cluster.servers()) {
+			text.append("  ").append(server.port()).append(' ');
+			if (!server.isRunning() || server.isPaused()) {
+				text.append(server.isRunning() ? "(paused)\n" : "(not running)\n");
+				continue;
+			}
+			try {
+				text.append(RedisCluster.role(server))
+					.append(", ")
+					.append(server.command(RedisCluster.PROBE_TIMEOUT, "CLUSTER", "INFO")
+						.lines()
+						.findFirst()
+						.orElse(""))
+					.append('\n');
+			}
+			catch (RuntimeException e) {
+				text.append("(unreachable: ").append(e.getMessage()).append(")\n");
+			}
+		}
+		try {
+			RedisServer node = cluster.anyLiveNode();
+			text.append("CLUSTER NODES on ").append(node.port()).append(":\n");
+			text.append(node.command(RedisCluster.PROBE_TIMEOUT, "CLUSTER", "NODES"));
+		}
+		catch (RuntimeException e) {
+			text.append("(no CLUSTER NODES: ").append(e.getMessage()).append(")");
+		}
+		return text.toString();
 	}
 
 	/**

@@ -94,7 +94,7 @@ public final class ClusterSlotMigration {
 		finished = true;
 		ClusterHealth health = new ClusterHealth(cluster);
 		BoundedWait.until("every node sees slot " + slot + " served by " + to.port(), RedisCluster.TOPOLOGY_TIMEOUT,
-				() -> health.slotServedEverywhereBy(slot, to), cluster::describe);
+				() -> health.slotServedEverywhereBy(slot, to), health::describe);
 	}
 
 	@Override

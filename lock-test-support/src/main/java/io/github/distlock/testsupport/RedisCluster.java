@@ -1,8 +1,6 @@
 package io.github.distlock.testsupport;
 
-import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 
 /**
@@ -47,10 +46,6 @@ public final class RedisCluster implements AutoCloseable {
 	/** How many hash slots a Redis Cluster has. */
 	public static final int SLOTS = 16384;
 
-	private static final int MASTERS = 3;
-
-	private static final int START_ATTEMPTS = 3;
-
 	static final Duration TOPOLOGY_TIMEOUT = Duration.ofSeconds(30);
 
 	/** Bounds every probe, so a node that hangs costs one poll, not the whole wait. */
@@ -58,19 +53,17 @@ public final class RedisCluster implements AutoCloseable {
 
 	private static final Duration FAILOVER_RETRY_INTERVAL = Duration.ofSeconds(10);
 
-	private final TopologyDirectory directory;
+	private final TopologyResources resources;
 
 	/** The masters as started, then their replicas in the same order. */
-	private final List<RedisServer> servers = new ArrayList<>();
+	private final List<RedisServer> servers = new CopyOnWriteArrayList<>();
 
 	private final Map<RedisServer, String> ids = new ConcurrentHashMap<>();
 
-	private final Map<RedisServer, Integer> busPorts = new ConcurrentHashMap<>();
-
 	private final ClusterHealth health = new ClusterHealth(this);
 
-	private RedisCluster(TopologyDirectory directory) {
-		this.directory = directory;
+	private RedisCluster(TopologyResources resources) {
+		this.resources = resources;
 	}
 
 	/** Starts a cluster with the defaults and returns once it is healthy. */
@@ -137,13 +130,12 @@ public final class RedisCluster implements AutoCloseable {
 			.toList();
 	}
 
-	/** The node id ({@code CLUSTER MYID}) of {@code node}, which survives restarts. */
+	/**
+	 * The node id ({@code CLUSTER MYID}) of {@code node}, which survives restarts; learnt
+	 * while the cluster formed.
+	 */
 	public String nodeId(RedisServer node) {
-		String id = ids.get(requireMember(node));
-		if (id == null) {
-			throw new IllegalStateException("node " + node.port() + " has no id yet");
-		}
-		return id;
+		return ids.computeIfAbsent(requireMember(node), member -> member.command("CLUSTER", "MYID"));
 	}
 
 	/**
@@ -194,7 +186,7 @@ public final class RedisCluster implements AutoCloseable {
 						replica.command("CLUSTER", "FAILOVER");
 					}
 					return role(replica).equals("master") && role(master).equals("slave " + replica.port());
-				}, this::describe);
+				}, health::describe);
 		awaitHealthy();
 		return replica;
 	}
@@ -233,7 +225,7 @@ public final class RedisCluster implements AutoCloseable {
 		}
 		killed.restart();
 		BoundedWait.until("restarted node " + killed.port() + " rejoined as a replica", TOPOLOGY_TIMEOUT,
-				() -> role(killed).startsWith("slave"), this::describe);
+				() -> role(killed).startsWith("slave"), health::describe);
 		awaitHealthy();
 	}
 
@@ -313,7 +305,7 @@ public final class RedisCluster implements AutoCloseable {
 	 */
 	public void awaitHealthy() {
 		BoundedWait.until("cluster_state:ok on every node, one view of slots and roles, replicas in sync",
-				TOPOLOGY_TIMEOUT, health::isHealthy, this::describe);
+				TOPOLOGY_TIMEOUT, health::isHealthy, health::describe);
 	}
 
 	/**
@@ -322,24 +314,7 @@ public final class RedisCluster implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		RuntimeException failure = null;
-		for (RedisServer server : servers) {
-			try {
-				server.close();
-			}
-			catch (RuntimeException e) {
-				if (failure == null) {
-					failure = e;
-				}
-				else {
-					failure.addSuppressed(e);
-				}
-			}
-		}
-		directory.close();
-		if (failure != null) {
-			throw failure;
-		}
+		resources.close();
 	}
 
 	@Override
@@ -348,44 +323,25 @@ public final class RedisCluster implements AutoCloseable {
 	}
 
 	/**
-	 * What each node is and sees, for failure messages: its role, and
+	 * What each node is and sees, for failure messages: its role and cluster state, and
 	 * {@code CLUSTER NODES} of the first live node.
 	 */
 	public String describe() {
-		StringBuilder text = new StringBuilder("cluster nodes (directory ").append(directory).append("):\n");
-		for (RedisServer server : servers) {
-			text.append("  ").append(server.port()).append(' ');
-			if (!server.isRunning()) {
-				text.append("(not running)\n");
-				continue;
-			}
-			if (server.isPaused()) {
-				text.append("(paused)\n");
-				continue;
-			}
-			try {
-				text.append(role(server))
-					.append(", ")
-					.append(server.command(PROBE_TIMEOUT, "CLUSTER", "INFO").lines().findFirst().orElse(""))
-					.append('\n');
-			}
-			catch (RuntimeException e) {
-				text.append("(unreachable: ").append(e.getMessage()).append(")\n");
-			}
-		}
-		try {
-			RedisServer node = anyLiveNode();
-			text.append("CLUSTER NODES on ").append(node.port()).append(":\n");
-			text.append(node.command(PROBE_TIMEOUT, "CLUSTER", "NODES"));
-		}
-		catch (RuntimeException e) {
-			text.append("(no CLUSTER NODES: ").append(e.getMessage()).append(")");
-		}
-		return text.toString();
+		return health.describe();
 	}
 
 	// ----------------------------------------------------------------------------------------------
 	// for ClusterHealth and ClusterSlotMigration
+
+	/** Where the topology keeps its own files; for tests of the clean-up. */
+	Path directory() {
+		return resources.directory();
+	}
+
+	/** For {@link ClusterFormation}: a started node, in the order masters, replicas. */
+	void addNode(RedisServer node) {
+		servers.add(node);
+	}
 
 	/** Running and not paused: the nodes that can answer. */
 	List<RedisServer> liveNodes() {
@@ -410,7 +366,7 @@ public final class RedisCluster implements AutoCloseable {
 
 	private void awaitPromotion(RedisServer replica, String when) {
 		BoundedWait.until("replica " + replica.port() + " promoted to master " + when, TOPOLOGY_TIMEOUT,
-				() -> role(replica).equals("master"), this::describe);
+				() -> role(replica).equals("master"), health::describe);
 		awaitHealthy();
 	}
 
@@ -428,7 +384,7 @@ public final class RedisCluster implements AutoCloseable {
 		throw new RedisServerException("no node of the cluster answers CLUSTER NODES: " + nodes(), failure);
 	}
 
-	private RedisServer anyLiveNode() {
+	RedisServer anyLiveNode() {
 		return liveNodes().stream()
 			.findFirst()
 			.orElseThrow(() -> new RedisServerException("no node of the cluster is running: " + nodes()));
@@ -456,69 +412,6 @@ public final class RedisCluster implements AutoCloseable {
 
 	private static Duration elapsed(long sinceNanos) {
 		return Duration.ofNanos(System.nanoTime() - sinceNanos);
-	}
-
-	// ----------------------------------------------------------------------------------------------
-	// startup
-
-	private void startNodes(Builder builder) {
-		for (int index = 0; index < 2 * MASTERS; index++) {
-			servers.add(startNode(index, builder));
-		}
-	}
-
-	private RedisServer startNode(int index, Builder builder) {
-		Path nodesFile = directory.resolve("nodes-" + index + ".conf");
-		RedisServerException failure = null;
-		for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
-			int busPort = RedisServer.freeLoopbackPort();
-			try {
-				// A node that could not bind its bus port may have written an identity.
-				Files.deleteIfExists(nodesFile);
-				RedisServer node = builder.configure(RedisServer.builder(), nodesFile, busPort).start();
-				busPorts.put(node, busPort);
-				return node;
-			}
-			catch (RedisServerException e) {
-				// Most likely the bus port was taken between choosing and binding it.
-				if (failure == null) {
-					failure = e;
-				}
-				else {
-					failure.addSuppressed(e);
-				}
-			}
-			catch (IOException e) {
-				throw new UncheckedIOException("Could not delete " + nodesFile, e);
-			}
-		}
-		throw failure;
-	}
-
-	private void formCluster() {
-		for (int index = 0; index < servers.size(); index++) {
-			RedisServer node = servers.get(index);
-			ids.put(node, node.command("CLUSTER", "MYID"));
-			// Distinct epochs up front, as redis-cli does, so no collision has to be
-			// resolved.
-			node.command("CLUSTER", "SET-CONFIG-EPOCH", Integer.toString(index + 1));
-		}
-		for (int master = 0; master < MASTERS; master++) {
-			servers.get(master)
-				.command("CLUSTER", "ADDSLOTSRANGE", Integer.toString(master * SLOTS / MASTERS),
-						Integer.toString((master + 1) * SLOTS / MASTERS - 1));
-		}
-		RedisServer first = servers.get(0);
-		for (RedisServer other : servers.subList(1, servers.size())) {
-			first.command("CLUSTER", "MEET", other.host(), Integer.toString(other.port()),
-					Integer.toString(busPorts.get(other)));
-		}
-		BoundedWait.until("every node knows all " + servers.size() + " nodes", TOPOLOGY_TIMEOUT,
-				() -> servers.stream().allMatch(health::knowsEveryNode), this::describe);
-		for (int master = 0; master < MASTERS; master++) {
-			servers.get(MASTERS + master).command("CLUSTER", "REPLICATE", ids.get(servers.get(master)));
-		}
-		awaitHealthy();
 	}
 
 	/**
@@ -564,36 +457,25 @@ public final class RedisCluster implements AutoCloseable {
 		 */
 		public RedisCluster start() {
 			long started = System.nanoTime();
-			RedisCluster cluster = new RedisCluster(TopologyDirectory.create("distlock-redis-cluster-"));
+			TopologyResources resources = TopologyResources.create("distlock-redis-cluster-");
+			RedisCluster cluster = new RedisCluster(resources);
 			try {
-				cluster.startNodes(this);
-				cluster.formCluster();
+				ClusterFormation formation = new ClusterFormation(cluster, resources, nodeTimeout, extraArgs);
+				formation.startNodes();
+				formation.form();
 			}
 			catch (RuntimeException e) {
 				try {
-					cluster.close();
+					resources.close();
 				}
 				catch (RuntimeException cleanupFailure) {
 					e.addSuppressed(cleanupFailure);
 				}
 				throw e;
 			}
-			System.out.println("[redis-cluster] " + MASTERS + " masters + " + MASTERS + " replicas ready in "
-					+ elapsed(started).toMillis() + " ms: " + cluster.nodes());
+			System.out.println("[redis-cluster] " + ClusterFormation.MASTERS + " masters + " + ClusterFormation.MASTERS
+					+ " replicas ready in " + elapsed(started).toMillis() + " ms: " + cluster.nodes());
 			return cluster;
-		}
-
-		private RedisServer.Builder configure(RedisServer.Builder node, Path nodesFile, int busPort) {
-			node.arg("cluster-enabled", "yes")
-				.arg("cluster-config-file", nodesFile.toString())
-				.arg("cluster-port", Integer.toString(busPort))
-				.arg("cluster-node-timeout", Long.toString(nodeTimeout.toMillis()))
-				.arg("cluster-replica-validity-factor", "0")
-				.arg("cluster-allow-replica-migration", "no");
-			for (List<String> arg : extraArgs) {
-				node.arg(arg.get(0), arg.subList(1, arg.size()).toArray(String[]::new));
-			}
-			return node;
 		}
 
 	}

@@ -71,12 +71,13 @@ public final class RedisClusterExtension implements BeforeAllCallback, BeforeEac
 				node.resume();
 			}
 		}
+		started.awaitHealthy(); // a master killed without waiting: its replica takes over
+								// first
 		for (RedisServer node : started.servers()) {
 			if (!node.isRunning()) {
 				started.restartAsReplica(node);
 			}
 		}
-		started.awaitHealthy();
 		started.flushAll();
 	}
 

@@ -10,7 +10,7 @@ import java.util.List;
  *
  * <p>
  * Stopping the replicas alone would not do: the kernel keeps receiving into a stopped
- * process's socket buffer, so writes the master sends after the SIGSTOP would still be
+ * process's socket buffer, so writes the master sends after the SIGSTOP could still be
  * read, and applied, the moment the replica continues, even if the master died in
  * between. Dropping the master's side of the link ({@code CLIENT KILL TYPE replica})
  * after the replicas are stopped leaves those writes only in the master's memory and

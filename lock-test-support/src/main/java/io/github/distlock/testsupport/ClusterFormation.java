@@ -1,0 +1,118 @@
+package io.github.distlock.testsupport;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Starts the nodes of a {@link RedisCluster} and forms the cluster the way
+ * {@code redis-cli --cluster create} does: a distinct config epoch per node, the slots
+ * split evenly over the masters ({@code ADDSLOTSRANGE}), every node met
+ * ({@code CLUSTER MEET}), one replica per master ({@code CLUSTER REPLICATE}), then a wait
+ * until the cluster is healthy.
+ */
+final class ClusterFormation {
+
+	static final int MASTERS = 3;
+
+	/** Attempts per node; each picks a new bus port, in case another process took it. */
+	private static final int START_ATTEMPTS = 3;
+
+	private final RedisCluster cluster;
+
+	private final TopologyResources resources;
+
+	private final Duration nodeTimeout;
+
+	private final List<List<String>> extraArgs;
+
+	private final List<Integer> busPorts = new ArrayList<>();
+
+	ClusterFormation(RedisCluster cluster, TopologyResources resources, Duration nodeTimeout,
+			List<List<String>> extraArgs) {
+		this.cluster = cluster;
+		this.resources = resources;
+		this.nodeTimeout = nodeTimeout;
+		this.extraArgs = extraArgs;
+	}
+
+	/** Starts the masters, then their replicas, each added to the cluster as started. */
+	void startNodes() {
+		for (int index = 0; index < 2 * MASTERS; index++) {
+			cluster.addNode(startNode(index));
+		}
+	}
+
+	void form() {
+		List<RedisServer> nodes = cluster.servers();
+		for (int index = 0; index < nodes.size(); index++) {
+			RedisServer node = nodes.get(index);
+			cluster.nodeId(node); // remembered now, while every node is up to tell
+			node.command("CLUSTER", "SET-CONFIG-EPOCH", Integer.toString(index + 1));
+		}
+		for (int master = 0; master < MASTERS; master++) {
+			nodes.get(master)
+				.command("CLUSTER", "ADDSLOTSRANGE", Integer.toString(master * RedisCluster.SLOTS / MASTERS),
+						Integer.toString((master + 1) * RedisCluster.SLOTS / MASTERS - 1));
+		}
+		RedisServer first = nodes.get(0);
+		for (int index = 1; index < nodes.size(); index++) {
+			RedisServer other = nodes.get(index);
+			first.command("CLUSTER", "MEET", other.host(), Integer.toString(other.port()),
+					Integer.toString(busPorts.get(index)));
+		}
+		ClusterHealth health = new ClusterHealth(cluster);
+		BoundedWait.until("every node knows all " + nodes.size() + " nodes", RedisCluster.TOPOLOGY_TIMEOUT,
+				() -> nodes.stream().allMatch(health::knowsEveryNode), health::describe);
+		for (int master = 0; master < MASTERS; master++) {
+			nodes.get(MASTERS + master).command("CLUSTER", "REPLICATE", cluster.nodeId(nodes.get(master)));
+		}
+		cluster.awaitHealthy();
+	}
+
+	private RedisServer startNode(int index) {
+		Path nodesFile = resources.resolve("nodes-" + index + ".conf");
+		RedisServerException failure = null;
+		for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
+			int busPort = RedisServer.freeLoopbackPort();
+			try {
+				// A node that could not bind its bus port may have written an identity.
+				Files.deleteIfExists(nodesFile);
+				RedisServer node = resources.add(configure(RedisServer.builder(), nodesFile, busPort).start());
+				busPorts.add(busPort);
+				return node;
+			}
+			catch (RedisServerException e) {
+				// Most likely the bus port was taken between choosing and binding it.
+				if (failure == null) {
+					failure = e;
+				}
+				else {
+					failure.addSuppressed(e);
+				}
+			}
+			catch (IOException e) {
+				throw new UncheckedIOException("Could not delete " + nodesFile, e);
+			}
+		}
+		throw failure;
+	}
+
+	private RedisServer.Builder configure(RedisServer.Builder node, Path nodesFile, int busPort) {
+		node.arg("cluster-enabled", "yes")
+			.arg("cluster-config-file", nodesFile.toString())
+			.arg("cluster-port", Integer.toString(busPort))
+			.arg("cluster-node-timeout", Long.toString(nodeTimeout.toMillis()))
+			.arg("cluster-replica-validity-factor", "0")
+			.arg("cluster-allow-replica-migration", "no");
+		for (List<String> arg : extraArgs) {
+			node.arg(arg.get(0), arg.subList(1, arg.size()).toArray(String[]::new));
+		}
+		return node;
+	}
+
+}
