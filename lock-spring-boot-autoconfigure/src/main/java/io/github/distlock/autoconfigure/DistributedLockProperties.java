@@ -3,7 +3,6 @@ package io.github.distlock.autoconfigure;
 import java.time.Duration;
 
 import io.github.distlock.interceptor.AnnotationLockOperationSource;
-import io.github.distlock.redis.RedisLockSettings;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.Ordered;
@@ -159,7 +158,7 @@ public class DistributedLockProperties {
 		 * or gone, and the acquisition fails instead of stalling its caller. Must be
 		 * shorter than the lease time.
 		 */
-		private Duration timeout = RedisLockSettings.DEFAULT_REPLICATION_TIMEOUT;
+		private Duration timeout = Duration.ofSeconds(1);
 
 		/**
 		 * Whether lease renewals and extend() wait for the replicas too. A renewal they

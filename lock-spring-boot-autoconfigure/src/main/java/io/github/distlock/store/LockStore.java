@@ -35,7 +35,9 @@ package io.github.distlock.store;
  * was not acknowledged in time, after removing that write again (owner-checked): the lock
  * is not held, and the engine fails the acquisition with the reason instead of waiting on
  * (a replica that does not answer is an infrastructure failure, like a store that cannot
- * be reached). Releases and lease extensions never wait for replicas.
+ * be reached). Releases never wait for replicas. A store asked to wait for them on lease
+ * extensions too answers {@link Unknown} to one they did not acknowledge, so that the
+ * holder does not count on a lease a failover could lose.
  */
 public interface LockStore {
 

@@ -63,7 +63,7 @@ class ReplicaAcknowledgedSentinelFailoverTests {
 					heldByA.add(instanceA.lock(lockId, Duration.ZERO));
 				}
 				catch (LockNotAcquiredException ex) {
-					assertThat(ex).hasMessageContaining("0 of 1 required replicas acknowledged it within 300ms");
+					assertThat(ex).hasMessageContaining("0 of 1 required replicas acknowledged it within 1s");
 					failedClosed[minReplicas]++;
 				}
 			});
@@ -125,7 +125,7 @@ class ReplicaAcknowledgedSentinelFailoverTests {
 		RedisLockService service = new RedisLockService(new StringRedisTemplate(factory),
 				RedisLockSettings.defaults()
 					.withLeaseTime(Duration.ofMinutes(5))
-					.withReplication(minReplicas, Duration.ofMillis(300)));
+					.withReplication(minReplicas, Duration.ofSeconds(1)));
 		this.cleanUps.add(factory::destroy);
 		this.cleanUps.add(service::destroy);
 		return service;
