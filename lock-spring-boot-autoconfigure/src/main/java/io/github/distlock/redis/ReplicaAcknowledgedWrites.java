@@ -98,15 +98,17 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 	}
 
 	/**
-	 * Runs {@code script} on a dedicated connection to the master of {@code keys[0]} and,
-	 * when its reply says it wrote a new owner, waits for the replicas on that
-	 * connection.
+	 * Runs a script on a dedicated connection to the master of its first key and, when
+	 * its reply says it wrote a new owner, waits for the replicas on that connection.
 	 * @param wroteOwner whether a script reply means the script wrote a new owner
 	 * @return the script's reply and the replicas that acknowledged it (-1 if it wrote no
 	 * owner, so nothing was waited for)
 	 * @throws DataAccessException as Spring Data Redis would throw it
 	 */
-	Written write(RedisScript<Long> script, List<String> keys, List<String> args, ReplyTest wroteOwner) {
+	Written write(RedisLockCommands.ScriptCall call, ReplyTest wroteOwner) {
+		RedisScript<Long> script = call.script();
+		List<String> keys = call.keys();
+		List<String> args = call.args();
 		Dedicated connection = borrow();
 		boolean reusable = false;
 		try {
