@@ -71,6 +71,8 @@ public class DistributedLockProperties {
 
 	private final Quorum quorum = new Quorum();
 
+	private final Replication replication = new Replication();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -163,6 +165,72 @@ public class DistributedLockProperties {
 
 		public void setNodes(List<String> nodes) {
 			this.nodes = nodes;
+		}
+
+	}
+
+	public Replication getReplication() {
+		return this.replication;
+	}
+
+	/**
+	 * Replica-acknowledged locks: an acquisition counts only once Redis replicas
+	 * acknowledged it ({@code WAIT}).
+	 */
+	public static class Replication {
+
+		/**
+		 * Replicas that must acknowledge an acquisition or hand-over (Redis WAIT) before
+		 * it counts; with fewer, the lock is released again and the acquisition fails. 0
+		 * waits for none.
+		 */
+		private int minReplicas;
+
+		/**
+		 * How long an acquisition waits for those acknowledgements. A healthy replica
+		 * acknowledges within a round trip; one that has not within this time is lagging
+		 * or gone, and the acquisition fails instead of stalling its caller. Must be
+		 * shorter than the lease time.
+		 */
+		private Duration timeout = Duration.ofSeconds(1);
+
+		/**
+		 * Whether lease renewals and extend() wait for the replicas too. A renewal they
+		 * do not acknowledge counts as failed: the holder relies only on leases a
+		 * failover would keep, and loses the lock when its lease runs out meanwhile.
+		 */
+		private boolean renewals;
+
+		public int getMinReplicas() {
+			return this.minReplicas;
+		}
+
+		public void setMinReplicas(int minReplicas) {
+			if (minReplicas < 0) {
+				throw new IllegalArgumentException(
+						"distributed-lock.replication.min-replicas must not be negative, but was " + minReplicas);
+			}
+			this.minReplicas = minReplicas;
+		}
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			if (timeout.isNegative()) {
+				throw new IllegalArgumentException(
+						"distributed-lock.replication.timeout must not be negative, but was " + timeout);
+			}
+			this.timeout = timeout;
+		}
+
+		public boolean isRenewals() {
+			return this.renewals;
+		}
+
+		public void setRenewals(boolean renewals) {
+			this.renewals = renewals;
 		}
 
 	}

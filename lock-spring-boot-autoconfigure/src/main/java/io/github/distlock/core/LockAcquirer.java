@@ -10,6 +10,7 @@ import io.github.distlock.store.AcquireReply;
 import io.github.distlock.store.Acquired;
 import io.github.distlock.store.HeldByOther;
 import io.github.distlock.store.LockStore;
+import io.github.distlock.store.NotReplicated;
 import io.github.distlock.store.ReleaseNotifications;
 import io.github.distlock.store.Unknown;
 import io.github.distlock.support.LogSafe;
@@ -23,6 +24,12 @@ import org.jspecify.annotations.Nullable;
  * a {@link Waiter} and parks until the local holder hands the lock over, a release is
  * announced, or its bounded, jittered re-check comes. Only the head of the queue competes
  * in the store.
+ * <p>
+ * An acquire the store wrote but could not get acknowledged by enough replicas
+ * ({@link NotReplicated}) ends the acquisition at once with a
+ * {@link LockNotAcquiredException} giving the reason, also for {@code tryLock}: like a
+ * store that cannot be reached, it is a failure to report, not a lock held by others to
+ * wait for (the store removed the write again).
  */
 final class LockAcquirer {
 
@@ -48,8 +55,10 @@ final class LockAcquirer {
 
 	private final BooleanSupplier stopped;
 
+	private final Runnable notReplicated;
+
 	LockAcquirer(LockStore store, ReleaseNotifications releases, OwnerTokens tokens, LockRenewer renewer,
-			LockReleaser releaser, long leaseNanos, BooleanSupplier stopped) {
+			LockReleaser releaser, long leaseNanos, BooleanSupplier stopped, Runnable notReplicated) {
 		this.store = store;
 		this.releases = releases;
 		this.tokens = tokens;
@@ -57,14 +66,15 @@ final class LockAcquirer {
 		this.releaser = releaser;
 		this.leaseNanos = leaseNanos;
 		this.stopped = stopped;
+		this.notReplicated = notReplicated;
 	}
 
 	/**
 	 * Acquires the lock of {@code entry} for the calling thread.
 	 * @param fixedLeaseNanos a fixed lease, or 0 for an auto-renewed one
 	 * @return the hold, or {@code null} if the wait time passed
-	 * @throws LockNotAcquiredException when interrupted or when the service shut down
-	 * meanwhile
+	 * @throws LockNotAcquiredException when interrupted, when the service shut down
+	 * meanwhile, or when too few replicas acknowledged the acquire
 	 */
 	@Nullable HeldLock acquire(LockEntry entry, Duration waitTime, long fixedLeaseNanos) {
 		long deadline = System.nanoTime() + saturatedNanos(waitTime);
@@ -257,6 +267,10 @@ final class LockAcquirer {
 			}
 			return new Attempt(null, other.remainingLeaseMillis());
 		}
+		if (reply instanceof NotReplicated notReplicated) {
+			this.notReplicated.run();
+			throw notReplicated(entry.lockId, notReplicated);
+		}
 		long fencingToken = ((Acquired) reply).fencingToken();
 		if (System.nanoTime() - sentAt >= lease) {
 			this.releaser.releaseLater(entry.key, owner);
@@ -294,6 +308,14 @@ final class LockAcquirer {
 			return interrupted;
 		}
 		return failure;
+	}
+
+	/**
+	 * The failure of an acquire or hand-over that too few replicas acknowledged.
+	 */
+	static LockNotAcquiredException notReplicated(String lockId, NotReplicated reply) {
+		return new LockNotAcquiredException(lockId, "Lock '" + LogSafe.text(lockId)
+				+ "' was not acquired: the write was not replicated, " + reply.reason() + "; it was released again");
 	}
 
 	private static long recheckNanos(long holderTtlMillis, boolean subscribed) {

@@ -56,6 +56,8 @@ public class LockEngine
 
 	private final AtomicLong renewalFailures = new AtomicLong();
 
+	private final AtomicLong replicationFailures = new AtomicLong();
+
 	private final LockLostPublisher lockLostEvents = new LockLostPublisher();
 
 	private final LockLosses losses = new LockLosses(this, this.lockLostEvents);
@@ -101,9 +103,9 @@ public class LockEngine
 		});
 		this.releases = store.subscribe(this.entries::releaseAnnounced);
 		this.releaser = new LockReleaser(store, tokens, this.renewer, this.losses, this.detached, leaseNanos,
-				() -> this.closed);
+				() -> this.closed, this.replicationFailures::incrementAndGet);
 		this.acquirer = new LockAcquirer(store, this.releases, tokens, this.renewer, this.releaser, leaseNanos,
-				() -> this.closed);
+				() -> this.closed, this.replicationFailures::incrementAndGet);
 	}
 
 	@Override
@@ -237,6 +239,11 @@ public class LockEngine
 	@Override
 	public long renewalFailures() {
 		return this.renewalFailures.get();
+	}
+
+	@Override
+	public long replicationFailures() {
+		return this.replicationFailures.get();
 	}
 
 	@Override

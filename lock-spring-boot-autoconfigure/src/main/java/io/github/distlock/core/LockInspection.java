@@ -43,6 +43,16 @@ public interface LockInspection {
 	long renewalFailures();
 
 	/**
+	 * Acquisitions and hand-overs that the store wrote but too few replicas acknowledged
+	 * in time (so they were undone and failed), since startup; always 0 unless the store
+	 * waits for replicas.
+	 * @return the count
+	 */
+	default long replicationFailures() {
+		return 0;
+	}
+
+	/**
 	 * Whether the last renewal of any held lock failed.
 	 * @return {@code true} while a held lock's renewal is failing
 	 */

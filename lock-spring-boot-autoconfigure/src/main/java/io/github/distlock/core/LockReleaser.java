@@ -11,6 +11,7 @@ import io.github.distlock.store.Extended;
 import io.github.distlock.store.HandOverReply;
 import io.github.distlock.store.LockStore;
 import io.github.distlock.store.NotOwned;
+import io.github.distlock.store.NotReplicated;
 import io.github.distlock.store.ReleaseReply;
 import io.github.distlock.store.Released;
 import io.github.distlock.store.Unknown;
@@ -54,8 +55,10 @@ final class LockReleaser {
 
 	private final BooleanSupplier stopped;
 
+	private final Runnable notReplicated;
+
 	LockReleaser(LockStore store, OwnerTokens tokens, LockRenewer renewer, LockLosses losses, DetachedCommands detached,
-			long leaseNanos, BooleanSupplier stopped) {
+			long leaseNanos, BooleanSupplier stopped, Runnable notReplicated) {
 		this.store = store;
 		this.tokens = tokens;
 		this.renewer = renewer;
@@ -63,6 +66,7 @@ final class LockReleaser {
 		this.detached = detached;
 		this.leaseNanos = leaseNanos;
 		this.stopped = stopped;
+		this.notReplicated = notReplicated;
 	}
 
 	/**
@@ -255,6 +259,16 @@ final class LockReleaser {
 			// Freed for waiters of other instances: the local waiters hold back (before
 			// they are woken below).
 			entry.turnForOthers.freed(announcementsBefore);
+		}
+		else if (reply instanceof NotReplicated notReplicated) {
+			// The store freed the lock: the waiter competes for it, and its own acquire
+			// waits for the replicas again (failing with the reason if they still do not
+			// answer).
+			this.notReplicated.run();
+			if (logger.isDebugEnabled()) {
+				logger.debug("Handed lock '" + LogSafe.text(entry.lockId) + "' over, but " + notReplicated.reason()
+						+ "; released it, the waiting thread competes again");
+			}
 		}
 		// The waiter goes back to the front before the holder is gone, so that no other
 		// waiter becomes head meanwhile and competes too.

@@ -8,8 +8,8 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
  * The meters of a lock service ({@link LockInspection}) that no observation yields: locks
- * held now, locks lost and failed renewals. None is tagged per lock, so their number
- * never grows.
+ * held now, locks lost, failed renewals and acquisitions too few replicas acknowledged.
+ * None is tagged per lock, so their number never grows.
  */
 public class LockMetrics implements MeterBinder {
 
@@ -27,6 +27,13 @@ public class LockMetrics implements MeterBinder {
 	 * the lease ends.
 	 */
 	public static final String RENEWAL_FAILURES = "distlock.renewal.failures";
+
+	/**
+	 * Counter: acquisitions and hand-overs that too few replicas acknowledged within the
+	 * replication timeout ({@code distributed-lock.replication.min-replicas}); each was
+	 * undone and failed.
+	 */
+	public static final String REPLICATION_FAILURES = "distlock.replication.failures";
 
 	private final LockInspection lockService;
 
@@ -46,6 +53,9 @@ public class LockMetrics implements MeterBinder {
 			.register(registry);
 		FunctionCounter.builder(RENEWAL_FAILURES, this.lockService, LockInspection::renewalFailures)
 			.description("Failed lease renewals of distributed locks")
+			.register(registry);
+		FunctionCounter.builder(REPLICATION_FAILURES, this.lockService, LockInspection::replicationFailures)
+			.description("Distributed lock acquisitions undone because too few replicas acknowledged them")
 			.register(registry);
 	}
 

@@ -3,6 +3,7 @@ package io.github.distlock.redis;
 import java.util.List;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * The Redis round trips of the lock, one method per script, on a
@@ -53,8 +54,21 @@ final class RedisLockCommands {
 	 * holder
 	 */
 	long acquire(String key, String owner, long leaseMillis) {
-		return run(this.redis.execute(LockScripts.ACQUIRE, List.of(key, LockKeys.fenceKey(key)), owner,
-				Long.toString(leaseMillis), this.fencingRetentionMillis));
+		return run(acquireCall(key, owner, leaseMillis));
+	}
+
+	/**
+	 * {@link #acquire(String, String, long)} on a connection of {@code replicated}, which
+	 * waits for the replicas when the lock was acquired.
+	 */
+	ReplicaAcknowledgedWrites.Written acquire(ReplicaAcknowledgedWrites replicated, String key, String owner,
+			long leaseMillis) {
+		return replicated.write(acquireCall(key, owner, leaseMillis), (reply) -> reply > 0);
+	}
+
+	private ScriptCall acquireCall(String key, String owner, long leaseMillis) {
+		return new ScriptCall(LockScripts.ACQUIRE, List.of(key, LockKeys.fenceKey(key)),
+				List.of(owner, Long.toString(leaseMillis), this.fencingRetentionMillis));
 	}
 
 	/**
@@ -71,14 +85,41 @@ final class RedisLockCommands {
 	 * owned
 	 */
 	long handOver(String key, String owner, String newOwner, long newLeaseMillis, boolean mayStayLocal) {
-		return run(this.redis.execute(this.sharded ? LockScripts.HAND_OVER_SHARDED : LockScripts.HAND_OVER,
-				List.of(key, LockKeys.fenceKey(key), LockKeys.receiptKey(key)), owner, newOwner,
-				this.fencingRetentionMillis, Long.toString(newLeaseMillis), mayStayLocal ? "1" : "0", channel(key),
-				this.fencingRetentionMillis));
+		return run(handOverCall(key, owner, newOwner, newLeaseMillis, mayStayLocal));
+	}
+
+	/**
+	 * {@link #handOver(String, String, String, long, boolean)} on a connection of
+	 * {@code replicated}, which waits for the replicas when the lock was handed over.
+	 */
+	ReplicaAcknowledgedWrites.Written handOver(ReplicaAcknowledgedWrites replicated, String key, String owner,
+			String newOwner, long newLeaseMillis, boolean mayStayLocal) {
+		return replicated.write(handOverCall(key, owner, newOwner, newLeaseMillis, mayStayLocal), (reply) -> reply > 0);
+	}
+
+	private ScriptCall handOverCall(String key, String owner, String newOwner, long newLeaseMillis,
+			boolean mayStayLocal) {
+		return new ScriptCall(this.sharded ? LockScripts.HAND_OVER_SHARDED : LockScripts.HAND_OVER,
+				List.of(key, LockKeys.fenceKey(key), LockKeys.receiptKey(key)),
+				List.of(owner, newOwner, this.fencingRetentionMillis, Long.toString(newLeaseMillis),
+						mayStayLocal ? "1" : "0", channel(key), this.fencingRetentionMillis));
 	}
 
 	boolean expire(String key, String owner, long leaseMillis) {
-		return run(this.redis.execute(LockScripts.EXPIRE, List.of(key), owner, Long.toString(leaseMillis))) == 1;
+		return run(expireCall(key, owner, leaseMillis)) == 1;
+	}
+
+	/**
+	 * {@link #expire(String, String, long)} on a connection of {@code replicated}, which
+	 * waits for the replicas when the lease was reset.
+	 */
+	ReplicaAcknowledgedWrites.Written expire(ReplicaAcknowledgedWrites replicated, String key, String owner,
+			long leaseMillis) {
+		return replicated.write(expireCall(key, owner, leaseMillis), (reply) -> reply == 1);
+	}
+
+	private ScriptCall expireCall(String key, String owner, long leaseMillis) {
+		return new ScriptCall(LockScripts.EXPIRE, List.of(key), List.of(owner, Long.toString(leaseMillis)));
 	}
 
 	boolean exists(String key) {
@@ -95,6 +136,18 @@ final class RedisLockCommands {
 
 	private String channel(String key) {
 		return this.sharded ? LockKeys.releaseShardChannel(key) : this.releaseChannel;
+	}
+
+	/**
+	 * One script with its keys and arguments, built once for the template and for the
+	 * replica-acknowledged connections alike, so that both always send the same.
+	 */
+	record ScriptCall(RedisScript<Long> script, List<String> keys, List<String> args) {
+
+	}
+
+	private long run(ScriptCall call) {
+		return run(this.redis.execute(call.script(), call.keys(), call.args().toArray()));
 	}
 
 	private static long run(Long reply) {

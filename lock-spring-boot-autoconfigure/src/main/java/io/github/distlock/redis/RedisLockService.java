@@ -18,13 +18,36 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  */
 public class RedisLockService extends LockEngine {
 
+	private final RedisLockStore store;
+
 	/**
 	 * @param redis the template the lock's commands run on; its connection factory also
-	 * opens the release subscription
-	 * @param settings key prefix, lease and fencing retention
+	 * opens the release subscription and, with {@code minReplicas} above 0, the
+	 * connections of the replica-acknowledged writes
+	 * @param settings key prefix, lease, fencing retention and replication
 	 */
 	public RedisLockService(StringRedisTemplate redis, RedisLockSettings settings) {
-		super(new RedisLockStore(redis, settings), settings.leaseTime());
+		this(new RedisLockStore(redis, settings), settings);
+	}
+
+	private RedisLockService(RedisLockStore store, RedisLockSettings settings) {
+		super(store, settings.leaseTime());
+		this.store = store;
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Then closes the store's own connections.
+	 */
+	@Override
+	public void destroy() {
+		try {
+			super.destroy();
+		}
+		finally {
+			this.store.close();
+		}
 	}
 
 }

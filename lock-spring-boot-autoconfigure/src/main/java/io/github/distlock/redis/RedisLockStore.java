@@ -10,13 +10,18 @@ import io.github.distlock.store.HandOverReply;
 import io.github.distlock.store.HeldByOther;
 import io.github.distlock.store.LockStore;
 import io.github.distlock.store.NotOwned;
+import io.github.distlock.store.NotReplicated;
 import io.github.distlock.store.ReleaseListener;
 import io.github.distlock.store.ReleaseNotifications;
 import io.github.distlock.store.ReleaseReply;
 import io.github.distlock.store.Released;
 import io.github.distlock.store.Unknown;
 
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.dao.TransientDataAccessResourceException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
@@ -39,8 +44,15 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * OOM}), or when the calling thread was interrupted while waiting for the reply; any
  * other failure (for example an ACL's {@code NOPERM}) is thrown as Spring's
  * {@code DataAccessException}.
+ * <p>
+ * With {@code minReplicas} above 0 an acquire or hand-over that wrote a new owner is
+ * followed by {@code WAIT minReplicas timeout} on the connection that ran the script (see
+ * {@link ReplicaAcknowledgedWrites}: connections of the store's own, never the shared
+ * one). Fewer acknowledgements remove the lock again with the release script and answer
+ * {@link NotReplicated}. Releases do not wait; renewals only when asked to. Needs
+ * Lettuce; the store's connections are closed by {@link #close()}.
  */
-public final class RedisLockStore implements LockStore {
+public final class RedisLockStore implements LockStore, AutoCloseable {
 
 	/**
 	 * Lock id and owner of {@link #verify()}: owner tokens are hexadecimal, never this.
@@ -55,6 +67,10 @@ public final class RedisLockStore implements LockStore {
 
 	private final RedisLockCommands commands;
 
+	private final @Nullable ReplicaAcknowledgedWrites replicated;
+
+	private final boolean replicatedRenewals;
+
 	/**
 	 * Whether releases are announced per lock by sharded pub/sub: on a Redis Cluster
 	 * reached with Lettuce.
@@ -62,13 +78,16 @@ public final class RedisLockStore implements LockStore {
 	private final boolean sharded;
 
 	/**
-	 * A store with the key prefix and fencing retention of {@code settings} (its lease
-	 * time is the engine's business).
+	 * A store with the key prefix, fencing retention and replication of {@code settings}
+	 * (its lease time is the engine's business).
 	 * @param redis the template of the Redis holding the locks
 	 * @param settings the settings
+	 * @throws IllegalArgumentException when replicas are to be waited for and the
+	 * template's connection factory is not Lettuce's
 	 */
 	public RedisLockStore(StringRedisTemplate redis, RedisLockSettings settings) {
-		this(redis, settings.keyPrefix(), settings.fencingRetention());
+		this(redis, settings.keyPrefix(), settings.fencingRetention(), replicated(redis, settings),
+				settings.replicatedRenewals());
 	}
 
 	/**
@@ -80,6 +99,11 @@ public final class RedisLockStore implements LockStore {
 	 * last acquisition, at least 1 ms
 	 */
 	public RedisLockStore(StringRedisTemplate redis, String keyPrefix, Duration fencingRetention) {
+		this(redis, keyPrefix, fencingRetention, null, false);
+	}
+
+	private RedisLockStore(StringRedisTemplate redis, String keyPrefix, Duration fencingRetention,
+			@Nullable ReplicaAcknowledgedWrites replicated, boolean replicatedRenewals) {
 		if (redis == null) {
 			throw new IllegalArgumentException("redis must not be null");
 		}
@@ -94,6 +118,22 @@ public final class RedisLockStore implements LockStore {
 		this.sharded = isLettuceCluster(redis.getRequiredConnectionFactory());
 		this.commands = new RedisLockCommands(redis, this.keys.releaseChannel(), fencingRetention.toMillis(),
 				this.sharded);
+		this.replicated = replicated;
+		this.replicatedRenewals = replicated != null && replicatedRenewals;
+	}
+
+	private static @Nullable ReplicaAcknowledgedWrites replicated(StringRedisTemplate redis,
+			RedisLockSettings settings) {
+		if (settings.minReplicas() == 0) {
+			return null;
+		}
+		RedisConnectionFactory factory = redis.getRequiredConnectionFactory();
+		if (!(factory instanceof LettuceConnectionFactory lettuce)) {
+			throw new IllegalArgumentException("distributed-lock.replication.min-replicas needs Spring Data Redis's "
+					+ "LettuceConnectionFactory (WAIT must run on a connection of its own), but the connection factory is "
+					+ factory.getClass().getName());
+		}
+		return new ReplicaAcknowledgedWrites(lettuce, settings.minReplicas(), settings.replicationTimeout());
 	}
 
 	@Override
@@ -105,7 +145,17 @@ public final class RedisLockStore implements LockStore {
 	public AcquireReply acquire(String key, String owner, long leaseMillis) {
 		long reply;
 		try {
-			reply = this.commands.acquire(key, owner, leaseMillis);
+			if (this.replicated != null) {
+				ReplicaAcknowledgedWrites.Written written = this.commands.acquire(this.replicated, key, owner,
+						leaseMillis);
+				if (!replicatedEnough(written)) {
+					return notReplicated(key, owner, written);
+				}
+				reply = written.reply();
+			}
+			else {
+				reply = this.commands.acquire(key, owner, leaseMillis);
+			}
 		}
 		catch (RuntimeException ex) {
 			return unknownOrThrow(ex);
@@ -117,7 +167,17 @@ public final class RedisLockStore implements LockStore {
 	public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal) {
 		long reply;
 		try {
-			reply = this.commands.handOver(key, owner, newOwner, leaseMillis, mayStayLocal);
+			if (this.replicated != null) {
+				ReplicaAcknowledgedWrites.Written written = this.commands.handOver(this.replicated, key, owner,
+						newOwner, leaseMillis, mayStayLocal);
+				if (!replicatedEnough(written)) {
+					return notReplicated(key, newOwner, written);
+				}
+				reply = written.reply();
+			}
+			else {
+				reply = this.commands.handOver(key, owner, newOwner, leaseMillis, mayStayLocal);
+			}
 		}
 		catch (RuntimeException ex) {
 			return unknownOrThrow(ex);
@@ -138,8 +198,32 @@ public final class RedisLockStore implements LockStore {
 		}
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * With replicated renewals, a lease reset that too few replicas acknowledged answers
+	 * {@link Unknown}: the promoted replica of a failover could still have the shorter
+	 * lease, so the holder must not count on the longer one (the engine counts a failed
+	 * renewal and tries again until the lease it has runs out).
+	 */
 	@Override
 	public ExtendReply extend(String key, String owner, long leaseMillis) {
+		if (this.replicatedRenewals) {
+			try {
+				ReplicaAcknowledgedWrites.Written written = this.commands.expire(this.replicated, key, owner,
+						leaseMillis);
+				if (!replicatedEnough(written)) {
+					return new Unknown(new TransientDataAccessResourceException(
+							"The lease reset was not replicated: " + new NotReplicated(written.acknowledged(),
+									this.replicated.minReplicas(), this.replicated.timeout())
+								.reason()));
+				}
+				return (written.reply() == 1) ? Extended.INSTANCE : NotOwned.INSTANCE;
+			}
+			catch (RuntimeException ex) {
+				return unknownOrThrow(ex);
+			}
+		}
 		try {
 			return this.commands.expire(key, owner, leaseMillis) ? Extended.INSTANCE : NotOwned.INSTANCE;
 		}
@@ -216,6 +300,38 @@ public final class RedisLockStore implements LockStore {
 		// Lettuce's classes load only when the factory is Lettuce's.
 		return connectionFactory.getClass().getName().startsWith("org.springframework.data.redis.connection.lettuce.")
 				&& ShardedReleaseSubscription.isLettuceCluster(connectionFactory);
+	}
+
+	/**
+	 * Closes the store's own connections (those of replica-acknowledged writes), if any.
+	 * The template's connection factory is its owner's to close.
+	 */
+	@Override
+	public void close() {
+		if (this.replicated != null) {
+			this.replicated.close();
+		}
+	}
+
+	private boolean replicatedEnough(ReplicaAcknowledgedWrites.Written written) {
+		// -1: the script wrote no new owner, so nothing had to be acknowledged.
+		return written.acknowledged() < 0 || written.acknowledged() >= this.replicated.minReplicas();
+	}
+
+	/**
+	 * Removes a write too few replicas acknowledged, owner-checked, before answering;
+	 * when that fails too, the lock expires with its lease.
+	 */
+	private NotReplicated notReplicated(String key, String owner, ReplicaAcknowledgedWrites.Written written) {
+		try {
+			this.commands.release(key, owner);
+		}
+		catch (RuntimeException ex) {
+			if (!RedisFailures.outcomeUnknown(ex)) {
+				throw ex;
+			}
+		}
+		return new NotReplicated(written.acknowledged(), this.replicated.minReplicas(), this.replicated.timeout());
 	}
 
 	private static Unknown unknownOrThrow(RuntimeException failure) {

@@ -3,6 +3,6 @@ package io.github.distlock.store;
 /**
  * The reply of {@link LockStore#acquire}.
  */
-public sealed interface AcquireReply permits Acquired, HeldByOther, Unknown {
+public sealed interface AcquireReply permits Acquired, HeldByOther, NotReplicated, Unknown {
 
 }

@@ -3,6 +3,6 @@ package io.github.distlock.store;
 /**
  * The reply of {@link LockStore#handOver}.
  */
-public sealed interface HandOverReply permits Acquired, Released, NotOwned, Unknown {
+public sealed interface HandOverReply permits Acquired, Released, NotOwned, NotReplicated, Unknown {
 
 }

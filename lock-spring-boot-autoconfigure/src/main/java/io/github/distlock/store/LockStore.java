@@ -28,6 +28,16 @@ package io.github.distlock.store;
  * unreachable, timed out, or cannot write for now), the reply is {@link Unknown}: the
  * command may or may not have been applied. Any other failure (a misconfiguration, a
  * missing permission) is thrown.
+ * <p>
+ * <b>Replication.</b> A store that copies its writes to replicas may be asked to count a
+ * lock only once enough replicas acknowledged it, so that a failover to one of them keeps
+ * it. Such a store answers {@link NotReplicated} to an acquire or hand-over whose write
+ * was not acknowledged in time, after removing that write again (owner-checked): the lock
+ * is not held, and the engine fails the acquisition with the reason instead of waiting on
+ * (a replica that does not answer is an infrastructure failure, like a store that cannot
+ * be reached). Releases never wait for replicas. A store asked to wait for them on lease
+ * extensions too answers {@link Unknown} to one they did not acknowledge, so that the
+ * holder does not count on a lease a failover could lose.
  */
 public interface LockStore {
 
@@ -50,7 +60,8 @@ public interface LockStore {
 	 * @param key the lock's key
 	 * @param owner a fresh owner token for this acquisition
 	 * @param leaseMillis the lease, at least 1
-	 * @return {@link Acquired}, {@link HeldByOther} or {@link Unknown}
+	 * @return {@link Acquired}, {@link HeldByOther}, {@link NotReplicated} (for a store
+	 * waiting for replicas) or {@link Unknown}
 	 */
 	AcquireReply acquire(String key, String owner, long leaseMillis);
 
@@ -69,8 +80,9 @@ public interface LockStore {
 	 * @param newOwner a fresh owner token for the new holder
 	 * @param leaseMillis the new holder's lease, at least 1
 	 * @param mayStayLocal whether the lock may be handed over although wanted elsewhere
-	 * @return {@link Acquired} (for {@code newOwner}), {@link Released}, {@link NotOwned}
-	 * or {@link Unknown}
+	 * @return {@link Acquired} (for {@code newOwner}), {@link Released},
+	 * {@link NotOwned}, {@link NotReplicated} (the lock was handed over, then freed:
+	 * neither owner holds it) or {@link Unknown}
 	 */
 	HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal);
 

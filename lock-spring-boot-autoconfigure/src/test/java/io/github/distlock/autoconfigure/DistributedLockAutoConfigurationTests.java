@@ -149,7 +149,9 @@ class DistributedLockAutoConfigurationTests {
 		assertThat(names).containsExactlyInAnyOrder("distributed-lock.enabled", "distributed-lock.key-prefix",
 				"distributed-lock.wait-time", "distributed-lock.lease-time", "distributed-lock.fencing-retention",
 				"distributed-lock.order", "distributed-lock.store", "distributed-lock.quorum.nodes",
-				"management.endpoint.locks.access", "management.endpoint.locks.cache.time-to-live");
+				"distributed-lock.replication.min-replicas", "distributed-lock.replication.timeout",
+				"distributed-lock.replication.renewals", "management.endpoint.locks.access",
+				"management.endpoint.locks.cache.time-to-live");
 		assertThat(descriptions).hasSameSizeAs(names).allSatisfy((description) -> assertThat(description).isNotBlank());
 		List<String> storeDefault = JsonPath.read(metadata,
 				"$.properties[?(@.name == 'distributed-lock.store')].defaultValue");

@@ -97,6 +97,7 @@ class LockMetersTests {
 			assertThat(meters.get("distlock.locks.held").gauge().value()).isZero();
 			assertThat(meters.get("distlock.locks.lost").functionCounter().count()).isEqualTo(1);
 			assertThat(meters.get("distlock.renewal.failures").functionCounter().count()).isZero();
+			assertThat(meters.get("distlock.replication.failures").functionCounter().count()).isZero();
 			assertThat(timer(meters, "distlock.hold", "report", "lost").count()).isEqualTo(1);
 		});
 	}
@@ -125,9 +126,9 @@ class LockMetersTests {
 				.filter((name) -> name != null)
 				.collect(Collectors.toSet());
 			assertThat(names).containsExactlyInAnyOrder("stock", "order", "unnamed");
-			// Per name: acquire and hold timers and their long task timers; plus three
+			// Per name: acquire and hold timers and their long task timers; plus four
 			// service-wide meters.
-			assertThat(lockMeters).hasSizeLessThanOrEqualTo(names.size() * 4 + 3);
+			assertThat(lockMeters).hasSizeLessThanOrEqualTo(names.size() * 4 + 4);
 			assertThat(timer(meters, "distlock.acquire", "stock", "acquired").count()).isEqualTo(4000);
 			assertThat(timer(meters, "distlock.acquire", "order", "acquired").count()).isEqualTo(3000);
 			assertThat(timer(meters, "distlock.hold", "unnamed", "released").count()).isEqualTo(3000);
