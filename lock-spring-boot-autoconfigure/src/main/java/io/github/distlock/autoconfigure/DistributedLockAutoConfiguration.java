@@ -1,91 +1,18 @@
 package io.github.distlock.autoconfigure;
 
-import io.github.distlock.EnableDistributedLock;
-import io.github.distlock.LockService;
-import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration.LockStoreAvailableCondition;
-import io.github.distlock.autoconfigure.DistributedLockProperties.Store;
-import io.github.distlock.core.LockEngine;
-import io.github.distlock.observation.LockAcquireObservationConvention;
-import io.github.distlock.observation.LockHoldObservationConvention;
-import io.micrometer.observation.ObservationRegistry;
-
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.context.annotation.Conditional;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
 /**
- * Auto-configuration of distributed locks: the {@link LockService} on the store named by
- * {@code distributed-lock.store} (one configuration per store:
- * {@link RedisLockStoreConfiguration}, {@link QuorumLockStoreConfiguration},
- * {@link InMemoryLockStoreConfiguration}), observed when an {@link ObservationRegistry}
- * bean exists, and the {@link io.github.distlock.DistributedLock @DistributedLock}
- * interception (proxy mode, unless the application chose a mode with
- * {@link EnableDistributedLock
- *
- * @EnableDistributedLock}). Backs off when the Redis store is chosen and Spring Data
- * Redis is absent.
+ * Auto-configuration of distributed locks on Spring Boot 4:
+ * {@link DistributedLockConfiguration} (the {@link io.github.distlock.LockService} on the
+ * chosen store, observations and the
+ * {@link io.github.distlock.DistributedLock @DistributedLock} interception), ordered
+ * after Boot 4's Redis and observation auto-configurations, whose beans it uses.
  */
 @AutoConfiguration(afterName = { "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
 		"org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration" })
-@ConditionalOnBooleanProperty(name = "distributed-lock.enabled", matchIfMissing = true)
-@Conditional(LockStoreAvailableCondition.class)
-@EnableConfigurationProperties(DistributedLockProperties.class)
-@Import({ RedisLockStoreConfiguration.class, QuorumLockStoreConfiguration.class, InMemoryLockStoreConfiguration.class,
-		DistributedLockAutoConfiguration.EnableDistributedLockConfiguration.class })
+@Import(DistributedLockConfiguration.class)
 public final class DistributedLockAutoConfiguration {
-
-	/**
-	 * Observes the engine's acquisitions and holds when there is a registry. Without one
-	 * (no Micrometer set up) the engine observes nothing and pays nothing.
-	 */
-	static <T extends LockEngine> T observed(T engine, ObjectProvider<ObservationRegistry> observationRegistry,
-			ObjectProvider<LockAcquireObservationConvention> acquireConvention,
-			ObjectProvider<LockHoldObservationConvention> holdConvention) {
-		ObservationRegistry registry = observationRegistry.getIfUnique();
-		if (registry != null) {
-			engine.setObservationRegistry(registry, acquireConvention.getIfUnique(), holdConvention.getIfUnique());
-		}
-		return engine;
-	}
-
-	/**
-	 * The chosen store's classes are present: Spring Data Redis for the Redis store (the
-	 * default); nothing for the in-memory store.
-	 */
-	static final class LockStoreAvailableCondition extends AnyNestedCondition {
-
-		LockStoreAvailableCondition() {
-			super(ConfigurationPhase.PARSE_CONFIGURATION);
-		}
-
-		@ConditionalOnClass(name = "org.springframework.data.redis.core.StringRedisTemplate")
-		static final class SpringDataRedisPresent {
-
-		}
-
-		@ConditionalOnLockStore(Store.IN_MEMORY)
-		static final class InMemoryStore {
-
-		}
-
-	}
-
-	/**
-	 * The proxy mode, unless the application chose a mode with its own
-	 * {@link EnableDistributedLock @EnableDistributedLock}.
-	 */
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnMissingBean(AbstractDistributedLockConfiguration.class)
-	@EnableDistributedLock
-	static class EnableDistributedLockConfiguration {
-
-	}
 
 }

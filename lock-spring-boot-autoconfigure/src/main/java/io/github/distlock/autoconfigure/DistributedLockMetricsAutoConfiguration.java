@@ -1,31 +1,17 @@
 package io.github.distlock.autoconfigure;
 
-import io.github.distlock.observation.LockMetrics;
-import io.github.distlock.core.LockInspection;
-import io.micrometer.core.instrument.MeterRegistry;
-
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 
 /**
- * Auto-configuration of the lock service's meters ({@link LockMetrics}), when Micrometer
- * and a {@link MeterRegistry} are present. The acquire and hold timers come from the
- * observations, which {@link DistributedLockAutoConfiguration} sets up.
+ * Auto-configuration of the lock service's meters on Spring Boot 4
+ * ({@link DistributedLockMetricsConfiguration}), ordered after Boot 4's meter registry
+ * auto-configurations.
  */
 @AutoConfiguration(after = DistributedLockAutoConfiguration.class,
 		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
-@ConditionalOnClass(MeterRegistry.class)
-@ConditionalOnBean({ LockInspection.class, MeterRegistry.class })
+@Import(DistributedLockMetricsConfiguration.class)
 public final class DistributedLockMetricsAutoConfiguration {
-
-	@Bean
-	@ConditionalOnMissingBean
-	LockMetrics lockMetrics(LockInspection lockService) {
-		return new LockMetrics(lockService);
-	}
 
 }

@@ -1,0 +1,201 @@
+package io.github.distlock.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import io.github.distlock.LockService;
+import io.github.distlock.autoconfigure.DistributedLockProperties.Store;
+import io.github.distlock.core.LockEngine;
+import io.github.distlock.observation.LockAcquireObservationConvention;
+import io.github.distlock.observation.LockHoldObservationConvention;
+import io.github.distlock.redis.QuorumLockStore;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.micrometer.observation.ObservationRegistry;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * The locks on a quorum of independent Redis masters
+ * ({@code distributed-lock.store=quorum}): a {@link LockEngine} over a
+ * {@link QuorumLockStore}, with one Lettuce connection factory per entry of
+ * {@code distributed-lock.quorum.nodes}, built as Spring Boot builds its own (command
+ * timeout {@code spring.data.redis.timeout}, 1 s when not set; connect timeout
+ * {@code spring.data.redis.connect-timeout}, the command timeout when not set; SSL for
+ * {@code rediss://}; user, password and database from the URI). Commands to a node that
+ * is disconnected fail at once instead of waiting for a reconnect. Spring Boot's own
+ * Redis connection is not used for the locks. Fewer than 3 nodes, or an entry that is not
+ * a Redis URI, fail the startup naming the property and the entry.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnClass(value = { StringRedisTemplate.class, LettuceConnectionFactory.class },
+		name = "io.lettuce.core.RedisClient")
+@ConditionalOnLockStore(Store.QUORUM)
+class QuorumLockStoreConfiguration {
+
+	/** Command timeout of the nodes when {@code spring.data.redis.timeout} is not set. */
+	static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(1);
+
+	@Bean
+	QuorumConnections quorumConnections(DistributedLockProperties properties, Environment environment) {
+		List<String> entries = properties.getQuorum().getNodes();
+		List<QuorumNodeUri> uris = new ArrayList<>();
+		for (int i = 0; i < entries.size(); i++) {
+			uris.add(QuorumNodeUri.parse(i, entries.get(i)));
+		}
+		if (uris.size() < 3) {
+			throw new IllegalArgumentException(QuorumNodeUri.PROPERTY + " must list at least 3 independent Redis"
+					+ " masters for distributed-lock.store=quorum, but lists " + uris.size() + " "
+					+ uris.stream().map(QuorumNodeUri::name).toList());
+		}
+		Binder binder = Binder.get(environment);
+		Duration timeout = binder.bind("spring.data.redis.timeout", Duration.class).orElse(DEFAULT_TIMEOUT);
+		Duration connectTimeout = binder.bind("spring.data.redis.connect-timeout", Duration.class).orElse(timeout);
+		return new QuorumConnections(uris, timeout, connectTimeout);
+	}
+
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean
+	QuorumLockStore quorumLockStore(QuorumConnections connections, DistributedLockProperties properties) {
+		return new QuorumLockStore(connections.nodes(), properties.getKeyPrefix(), properties.getFencingRetention(),
+				connections.timeout);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean(LockService.class)
+	LockEngine lockService(QuorumLockStore store, DistributedLockProperties properties,
+			ObjectProvider<ObservationRegistry> observationRegistry,
+			ObjectProvider<LockAcquireObservationConvention> acquireConvention,
+			ObjectProvider<LockHoldObservationConvention> holdConvention) {
+		return DistributedLockConfiguration.observed(new LockEngine(store, properties.getLeaseTime()),
+				observationRegistry, acquireConvention, holdConvention);
+	}
+
+	/**
+	 * The connection factories of the quorum's nodes; closed after the lock service
+	 * released its locks (the service depends on the store, the store on this).
+	 */
+	static final class QuorumConnections implements DisposableBean {
+
+		private static final Log logger = LogFactory.getLog(QuorumConnections.class);
+
+		private final List<QuorumNodeUri> uris;
+
+		private final List<LettuceConnectionFactory> factories = new ArrayList<>();
+
+		final Duration timeout;
+
+		QuorumConnections(List<QuorumNodeUri> uris, Duration timeout, Duration connectTimeout) {
+			this.uris = List.copyOf(uris);
+			this.timeout = timeout;
+			for (QuorumNodeUri uri : this.uris) {
+				LettuceConnectionFactory factory = new LettuceConnectionFactory(standalone(uri),
+						client(uri, timeout, connectTimeout));
+				factory.afterPropertiesSet();
+				factory.start();
+				this.factories.add(factory);
+			}
+			connect(connectTimeout);
+		}
+
+		/**
+		 * Opens every node's connection in parallel, waiting at most
+		 * {@code connectTimeout}, so that the first lock operations do not pay for it (a
+		 * node's first connection may take longer than its command timeout). A node that
+		 * cannot be reached is logged, not fatal: the quorum works without a minority,
+		 * and Lettuce connects when it can.
+		 */
+		private void connect(Duration connectTimeout) {
+			List<CompletableFuture<?>> connections = new ArrayList<>();
+			for (int i = 0; i < this.factories.size(); i++) {
+				LettuceConnectionFactory factory = this.factories.get(i);
+				String name = this.uris.get(i).name();
+				connections.add(CompletableFuture.runAsync(() -> {
+					try {
+						factory.getConnection().close();
+					}
+					catch (RuntimeException ex) {
+						logger.warn("Quorum node " + name + " cannot be reached at startup: " + ex);
+					}
+				}));
+			}
+			try {
+				CompletableFuture.allOf(connections.toArray(CompletableFuture[]::new))
+					.get(connectTimeout.toMillis(), TimeUnit.MILLISECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			catch (ExecutionException | TimeoutException ex) {
+				logger.warn("Not every quorum node answered within " + connectTimeout + " at startup");
+			}
+		}
+
+		List<QuorumLockStore.Node> nodes() {
+			List<QuorumLockStore.Node> nodes = new ArrayList<>();
+			for (int i = 0; i < this.uris.size(); i++) {
+				nodes.add(new QuorumLockStore.Node(this.uris.get(i).name(),
+						new StringRedisTemplate(this.factories.get(i))));
+			}
+			return nodes;
+		}
+
+		List<LettuceConnectionFactory> factories() {
+			return this.factories;
+		}
+
+		private static RedisStandaloneConfiguration standalone(QuorumNodeUri uri) {
+			RedisStandaloneConfiguration configuration = new RedisStandaloneConfiguration(uri.host(), uri.port());
+			configuration.setDatabase(uri.database());
+			if (uri.username() != null) {
+				configuration.setUsername(uri.username());
+			}
+			if (uri.password() != null) {
+				configuration.setPassword(uri.password());
+			}
+			return configuration;
+		}
+
+		private static LettuceClientConfiguration client(QuorumNodeUri uri, Duration timeout, Duration connectTimeout) {
+			ClientOptions options = ClientOptions.builder()
+				.socketOptions(SocketOptions.builder().connectTimeout(connectTimeout).build())
+				.timeoutOptions(TimeoutOptions.enabled())
+				.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+				.build();
+			LettuceClientConfiguration.LettuceClientConfigurationBuilder builder = LettuceClientConfiguration.builder()
+				.commandTimeout(timeout)
+				.shutdownTimeout(Duration.ofMillis(100))
+				.clientOptions(options);
+			if (uri.ssl()) {
+				builder.useSsl();
+			}
+			return builder.build();
+		}
+
+		@Override
+		public void destroy() {
+			this.factories.forEach(LettuceConnectionFactory::destroy);
+		}
+
+	}
+
+}

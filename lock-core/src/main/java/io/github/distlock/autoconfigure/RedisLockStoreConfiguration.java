@@ -1,0 +1,93 @@
+package io.github.distlock.autoconfigure;
+
+import java.time.Duration;
+
+import io.github.distlock.LockService;
+import io.github.distlock.autoconfigure.DistributedLockProperties.Replication;
+import io.github.distlock.autoconfigure.DistributedLockProperties.Store;
+import io.github.distlock.observation.LockAcquireObservationConvention;
+import io.github.distlock.observation.LockHoldObservationConvention;
+import io.github.distlock.redis.MaxmemoryPolicyCheck;
+import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.redis.RedisLockSettings;
+import io.micrometer.observation.ObservationRegistry;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * The locks in Redis ({@code distributed-lock.store=redis}, the default): a
+ * {@link RedisLockService} on Spring Boot's Redis connection factory, and the startup
+ * check of Redis's {@code maxmemory-policy}.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnClass(StringRedisTemplate.class)
+@ConditionalOnLockStore(Store.REDIS)
+@ConditionalOnSingleCandidate(RedisConnectionFactory.class)
+class RedisLockStoreConfiguration {
+
+	/**
+	 * The lock gets a template of its own: a user's template may have transaction support
+	 * enabled, which would queue the lock scripts inside MULTI and return no replies.
+	 */
+	@Bean
+	@ConditionalOnMissingBean(LockService.class)
+	RedisLockService lockService(RedisConnectionFactory connectionFactory, DistributedLockProperties properties,
+			ObjectProvider<ObservationRegistry> observationRegistry,
+			ObjectProvider<LockAcquireObservationConvention> acquireConvention,
+			ObjectProvider<LockHoldObservationConvention> holdConvention) {
+		StringRedisTemplate template = new StringRedisTemplate(connectionFactory);
+		RedisLockSettings settings = new RedisLockSettings(properties.getKeyPrefix(), properties.getLeaseTime(),
+				properties.getFencingRetention())
+			.withReplication(minReplicas(properties, connectionFactory), properties.getReplication().getTimeout())
+			.withReplicatedRenewals(properties.getReplication().isRenewals());
+		return DistributedLockConfiguration.observed(new RedisLockService(template, settings), observationRegistry,
+				acquireConvention, holdConvention);
+	}
+
+	/**
+	 * {@code distributed-lock.replication.min-replicas}, checked together with what it
+	 * needs: a timeout above 0 and shorter than the lease, and Lettuce.
+	 */
+	private static int minReplicas(DistributedLockProperties properties, RedisConnectionFactory connectionFactory) {
+		Replication replication = properties.getReplication();
+		int minReplicas = replication.getMinReplicas();
+		if (minReplicas == 0) {
+			return 0;
+		}
+		Duration timeout = replication.getTimeout();
+		if (timeout.compareTo(Duration.ofMillis(1)) < 0) {
+			throw new InvalidConfigurationPropertyValueException("distributed-lock.replication.timeout", timeout,
+					"It must be at least 1ms when distributed-lock.replication.min-replicas is " + minReplicas
+							+ " (Redis's WAIT would block without end with 0).");
+		}
+		if (timeout.compareTo(properties.getLeaseTime()) >= 0) {
+			throw new InvalidConfigurationPropertyValueException("distributed-lock.replication.timeout", timeout,
+					"It must be shorter than distributed-lock.lease-time (" + properties.getLeaseTime()
+							+ "): a lock acknowledged only after its lease ran out is no longer held.");
+		}
+		if (!(connectionFactory instanceof LettuceConnectionFactory)) {
+			throw new InvalidConfigurationPropertyValueException("distributed-lock.replication.min-replicas",
+					minReplicas,
+					"It needs Spring Data Redis's LettuceConnectionFactory (WAIT runs on connections "
+							+ "of the lock's own), but the connection factory is "
+							+ connectionFactory.getClass().getName() + ".");
+		}
+		return minReplicas;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	MaxmemoryPolicyCheck maxmemoryPolicyCheck(RedisConnectionFactory connectionFactory) {
+		return new MaxmemoryPolicyCheck(connectionFactory);
+	}
+
+}

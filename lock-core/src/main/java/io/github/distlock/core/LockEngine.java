@@ -1,0 +1,354 @@
+package io.github.distlock.core;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.github.distlock.LockHandle;
+import io.github.distlock.LockService;
+import io.github.distlock.OnLockFailure;
+import io.github.distlock.observation.LockAcquireObservationConvention;
+import io.github.distlock.observation.LockHoldObservationConvention;
+import io.github.distlock.observation.NamedLockService;
+import io.github.distlock.store.LockStore;
+import io.github.distlock.store.ReleaseNotifications;
+import io.github.distlock.support.LogSafe;
+import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.ApplicationEventPublisherAware;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * The lock engine: a {@link LockService} over any {@link LockStore}.
+ * <p>
+ * Each acquisition gets a fresh, unguessable owner token; release, renewal and hand-over
+ * are owner-checked in the store, so a holder whose lease ran out can never touch the
+ * next holder's lock. A thread that holds a lock locks it again without a round trip
+ * (reentrancy). Threads of this instance waiting for one lock queue here and park: the
+ * local holder hands the lock to the first of them without freeing it in the store, a
+ * release announced by the store wakes it, and a bounded, jittered re-check covers lost
+ * announcements and holders that died. Auto-renewed leases are renewed by one watchdog
+ * thread. No monitor is held around a store call.
+ * <p>
+ * The jobs are split: {@link LockAcquirer} (waiting and one attempt),
+ * {@link LockReleaser} (minimum hold, hand-over, release), {@link LockRenewer} (renewal),
+ * {@link LockLosses} (loss signalling), {@link LockObserver} (observations); the state of
+ * one lock id is its {@link LockEntry}.
+ */
+public class LockEngine
+		implements NamedLockService, LockInspection, ApplicationEventPublisherAware, SmartLifecycle, DisposableBean {
+
+	/**
+	 * Lifecycle phase in which an application context's shutdown releases the held locks:
+	 * after the web server's graceful shutdown and the task executors (which finish the
+	 * work holding locks), before the store's connection factories stop (phase 0), which
+	 * would make the release impossible.
+	 */
+	public static final int SHUTDOWN_PHASE = SmartLifecycle.DEFAULT_PHASE - 8192;
+
+	private final LockStore store;
+
+	private final LockEntries entries = new LockEntries();
+
+	private final AtomicLong renewalFailures = new AtomicLong();
+
+	private final AtomicLong replicationFailures = new AtomicLong();
+
+	private final LockLostPublisher lockLostEvents = new LockLostPublisher();
+
+	private final LockLosses losses = new LockLosses(this, this.lockLostEvents);
+
+	private final DetachedCommands detached = new DetachedCommands();
+
+	private final LockRenewer renewer;
+
+	private final ReleaseNotifications releases;
+
+	private final LockReleaser releaser;
+
+	private final LockAcquirer acquirer;
+
+	private volatile LockObserver observer = LockObserver.none();
+
+	private volatile boolean closed;
+
+	/**
+	 * @param store where the locks live
+	 * @param leaseTime lease of auto-renewed locks, renewed about every third of it; at
+	 * least 3 ms
+	 */
+	public LockEngine(LockStore store, Duration leaseTime) {
+		if (leaseTime == null || leaseTime.compareTo(Duration.ofMillis(3)) < 0) {
+			throw new IllegalArgumentException("leaseTime must be at least 3ms, but was " + leaseTime);
+		}
+		long leaseNanos = leaseTime.toNanos();
+		OwnerTokens tokens = new OwnerTokens();
+		this.store = store;
+		this.renewer = new LockRenewer(store, new LockRenewer.Outcomes() {
+
+			@Override
+			public void renewalFailed(HeldLock held, RuntimeException failure) {
+				LockEngine.this.renewalFailures.incrementAndGet();
+			}
+
+			@Override
+			public void lost(HeldLock held, String reason) {
+				LockEngine.this.losses.lost(held, reason);
+			}
+
+		});
+		this.releases = store.subscribe(this.entries::releaseAnnounced);
+		this.releaser = new LockReleaser(store, tokens, this.renewer, this.losses, this.detached, leaseNanos,
+				() -> this.closed, this.replicationFailures::incrementAndGet);
+		this.acquirer = new LockAcquirer(store, this.releases, tokens, this.renewer, this.releaser, leaseNanos,
+				() -> this.closed, this.replicationFailures::incrementAndGet);
+	}
+
+	@Override
+	public Optional<LockHandle> tryLock(String lockId, Duration waitTime, @Nullable Duration leaseTime) {
+		return tryLock(null, lockId, waitTime, leaseTime, OnLockFailure.THROW);
+	}
+
+	@Override
+	public Optional<LockHandle> tryLock(@Nullable String lockName, String lockId, Duration waitTime,
+			@Nullable Duration leaseTime, OnLockFailure onFailure) {
+		LockArguments.check(lockId, waitTime, leaseTime);
+		if (this.closed) {
+			throw new IllegalStateException(
+					"The LockService has been shut down; lock '" + LogSafe.text(lockId) + "' cannot be acquired");
+		}
+		if (Thread.interrupted()) {
+			throw Interrupts.restoreFlagAndFail(lockId);
+		}
+		LockEntry entry = this.entries.enter(this.store.key(lockId), lockId);
+		HeldLock acquired = null;
+		try {
+			// Not only the holder: a lost hold this thread has yet to close must not be
+			// acquired anew.
+			HeldLock current = entry.unreleasedHoldOf(Thread.currentThread());
+			if (current != null) {
+				if (!current.isHeld()) {
+					throw LockLosses.lostBeforeReentry(current);
+				}
+				current.reenter();
+				return Optional.of(new LockEngineHandle(this, current));
+			}
+			acquired = this.observer.acquire(lockId, lockName, onFailure,
+					() -> this.acquirer.acquire(entry, waitTime, (leaseTime != null) ? leaseTime.toNanos() : 0));
+			if (acquired != null) {
+				acquired.name = lockName;
+			}
+			return (acquired != null) ? Optional.of(new LockEngineHandle(this, acquired)) : Optional.empty();
+		}
+		finally {
+			if (acquired == null) {
+				// Reentrant holds and failures: the outermost holder (if any) keeps the
+				// entry.
+				this.entries.leave(entry);
+			}
+		}
+	}
+
+	@Override
+	public boolean isLocked(String lockId) {
+		LockArguments.checkLockId(lockId);
+		return this.store.remainingLeaseMillis(this.store.key(lockId)) >= 0;
+	}
+
+	boolean extend(HeldLock held, Duration leaseTime) {
+		return this.renewer.extend(held, leaseTime);
+	}
+
+	void release(HeldLock held, Duration minHoldTime) {
+		if (held.exitOne() > 0) {
+			if (!held.isHeld()) {
+				throw LockLosses.lostBeforeRelease(held, held.lostReason());
+			}
+			return;
+		}
+		// An interrupted holder's release must still reach the store.
+		boolean interrupted = Thread.interrupted();
+		RuntimeException failure = null;
+		try {
+			this.releaser.releaseOutermost(held, minHoldTime);
+		}
+		catch (RuntimeException ex) {
+			failure = ex;
+			throw ex;
+		}
+		finally {
+			try {
+				// Never throws today; the entry and the interrupt must survive it if it
+				// ever does.
+				this.observer.released(held, failure);
+			}
+			finally {
+				this.entries.leave(held.entry);
+				if (interrupted) {
+					Thread.currentThread().interrupt();
+				}
+			}
+		}
+	}
+
+	/**
+	 * Observes acquisitions and holds with Micrometer: observations
+	 * {@code distlock.acquire} and {@code distlock.hold}. Without a registry (the
+	 * default) nothing is observed.
+	 * @param registry the observation registry
+	 * @param acquireConvention a convention replacing the default one, or {@code null}
+	 * @param holdConvention a convention replacing the default one, or {@code null}
+	 */
+	public void setObservationRegistry(ObservationRegistry registry,
+			@Nullable LockAcquireObservationConvention acquireConvention,
+			@Nullable LockHoldObservationConvention holdConvention) {
+		this.observer = new LockObserver(registry, acquireConvention, holdConvention);
+	}
+
+	@Override
+	public void setApplicationEventPublisher(ApplicationEventPublisher eventPublisher) {
+		this.lockLostEvents.setPublisher(eventPublisher);
+	}
+
+	@Override
+	public List<HeldLockInfo> heldLocks() {
+		return this.entries.heldLocks();
+	}
+
+	@Override
+	public Optional<Duration> remainingLease(String lockId) {
+		LockArguments.checkLockId(lockId);
+		long millis = this.store.remainingLeaseMillis(this.store.key(lockId));
+		return (millis >= 0) ? Optional.of(Duration.ofMillis(millis)) : Optional.empty();
+	}
+
+	@Override
+	public void verifyStore() {
+		this.store.verify();
+	}
+
+	@Override
+	public long locksLost() {
+		return this.losses.count();
+	}
+
+	@Override
+	public long renewalFailures() {
+		return this.renewalFailures.get();
+	}
+
+	@Override
+	public long replicationFailures() {
+		return this.replicationFailures.get();
+	}
+
+	@Override
+	public boolean isRenewalFailing() {
+		return this.entries.isRenewalFailing();
+	}
+
+	/**
+	 * Lock ids this instance tracks, held or waited for; 0 when idle. For diagnostics and
+	 * tests that check the bookkeeping is back to empty.
+	 * @return the number of tracked lock ids
+	 */
+	public int trackedLockCount() {
+		return this.entries.size();
+	}
+
+	/**
+	 * Renewal tasks, lease guards and clean-ups scheduled and not yet run; 0 when no lock
+	 * is held. For diagnostics and tests.
+	 * @return the number of pending tasks
+	 */
+	public int pendingRenewalTasks() {
+		return this.renewer.pendingTasks() + this.detached.pending();
+	}
+
+	/**
+	 * Renews every auto-renewed lock this instance holds now, on the calling thread,
+	 * rather than when the watchdog's schedule says. A renewal that finds a lock gone
+	 * marks it lost as the watchdog does: a {@link io.github.distlock.LockLostEvent} is
+	 * published and its holder gets {@link io.github.distlock.LockLostException} when it
+	 * closes it. Fixed leases are not renewed.
+	 * <p>
+	 * For tests whose store runs on a clock they control (the testing kit's
+	 * {@code TestLocks}): they move that clock instead of waiting, and let the watchdog
+	 * run at the moment they choose. An application has no use for it.
+	 */
+	public void renewNow() {
+		for (LockEntry entry : this.entries.all()) {
+			HeldLock held = entry.holder();
+			if (held != null) {
+				this.renewer.renewNow(held);
+			}
+		}
+	}
+
+	/**
+	 * Nothing to do: the service runs from its creation, also when it is created lazily,
+	 * after the context started.
+	 */
+	@Override
+	public void start() {
+	}
+
+	/**
+	 * Shuts the service down like {@link #destroy()}, while the store can still be
+	 * reached. A stopped service is not restarted: it refuses new acquisitions.
+	 */
+	@Override
+	public void stop() {
+		destroy();
+	}
+
+	@Override
+	public boolean isRunning() {
+		return !this.closed;
+	}
+
+	/**
+	 * Not stopped when the application context pauses: the Spring TestContext framework
+	 * pauses a cached context while tests of another one run and restarts it for the next
+	 * test using it, and a stopped service is not restarted. A paused context runs no
+	 * code that holds locks, so the running service costs nothing meanwhile.
+	 * <p>
+	 * {@code SmartLifecycle.isPauseable()} is new in Spring Framework 7; this module is
+	 * compiled against 6.2 (Boot 3.5), where the method overrides nothing and is never
+	 * called, hence no {@code @Override}.
+	 */
+	public boolean isPauseable() {
+		return false;
+	}
+
+	@Override
+	public int getPhase() {
+		return SHUTDOWN_PHASE;
+	}
+
+	/**
+	 * Releases every lock this instance holds (owner-checked) and stops renewal; threads
+	 * still holding one get {@link io.github.distlock.LockLostException} when they close
+	 * it. Idempotent.
+	 */
+	@Override
+	public void destroy() {
+		this.closed = true;
+		this.releases.close();
+		for (LockEntry entry : this.entries.all()) {
+			HeldLock held = entry.holder();
+			if (held != null && held.markLost("released when the LockService shut down")) {
+				this.releaser.releaseQuietly(entry.key, held.ownerToken);
+			}
+			entry.signalAll();
+		}
+		this.renewer.close();
+		this.detached.close();
+		this.lockLostEvents.close();
+	}
+
+}

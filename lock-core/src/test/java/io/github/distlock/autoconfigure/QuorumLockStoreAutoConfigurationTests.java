@@ -1,0 +1,138 @@
+package io.github.distlock.autoconfigure;
+
+import java.time.Duration;
+
+import io.github.distlock.LockHandle;
+import io.github.distlock.LockService;
+import io.github.distlock.actuate.DistributedLockHealthIndicator;
+import io.github.distlock.core.LockEngine;
+import io.github.distlock.redis.MaxmemoryPolicyCheck;
+import io.github.distlock.redis.QuorumLockStore;
+import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.testsupport.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code distributed-lock.store=quorum}: the nodes' URIs (credentials, database, both
+ * list forms), the startup failures for a bad entry or fewer than three nodes, and that
+ * {@code spring.data.redis.*} is not used for the locks. Three real {@code redis-server}
+ * processes, one of them requiring a password.
+ */
+class QuorumLockStoreAutoConfigurationTests {
+
+	private static RedisServer first;
+
+	private static RedisServer second;
+
+	private static RedisServer secured;
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(LineUnderTest.REDIS, AopAutoConfiguration.class,
+				DistributedLockAutoConfiguration.class, DistributedLockMetricsAutoConfiguration.class,
+				LocksEndpointAutoConfiguration.class, DistributedLockHealthContributorAutoConfiguration.class))
+		.withPropertyValues("distributed-lock.store=quorum", "spring.data.redis.timeout=2s",
+				// Nothing answers there: the locks must not use it.
+				"spring.data.redis.host=127.0.0.1", "spring.data.redis.port=1");
+
+	@BeforeAll
+	static void startNodes() {
+		first = RedisServer.start();
+		second = RedisServer.start();
+		secured = RedisServer.builder().requirePassword("s3cret:+x").start();
+	}
+
+	@AfterAll
+	static void stopNodes() {
+		for (RedisServer server : new RedisServer[] { first, second, secured }) {
+			if (server != null) {
+				server.close();
+			}
+		}
+	}
+
+	private static String nodes() {
+		return "redis://" + first.host() + ":" + first.port() + ",redis://" + second.host() + ":" + second.port()
+				+ "/3,redis://default:s3cret%3A%2Bx@" + secured.host() + ":" + secured.port();
+	}
+
+	@Test
+	void quorumLocksOnTheNodesOfItsUris() {
+		this.contextRunner.withPropertyValues("distributed-lock.quorum.nodes=" + nodes()).run((context) -> {
+			assertThat(context).hasSingleBean(QuorumLockStore.class)
+				.hasSingleBean(LockEngine.class)
+				.doesNotHaveBean(RedisLockService.class)
+				.doesNotHaveBean(MaxmemoryPolicyCheck.class);
+			LockService locks = context.getBean(LockService.class);
+			try (LockHandle lock = locks.lock("orders:42", Duration.ofSeconds(5))) {
+				assertThat(lock.fencingToken()).isPositive();
+				assertThat(first.keys("distlock:*")).contains("distlock:{orders:42}");
+				assertThat(secured.keys("distlock:*")).contains("distlock:{orders:42}");
+				// The second node's URI names database 3.
+				assertThat(second.keys("distlock:*")).doesNotContain("distlock:{orders:42}");
+				assertThat(context.getBean(DistributedLockHealthIndicator.class).health().getStatus().getCode())
+					.isEqualTo("UP");
+			}
+			assertThat(locks.isLocked("orders:42")).isFalse();
+		});
+	}
+
+	@Test
+	void nodesMayBeIndexed() {
+		this.contextRunner
+			.withPropertyValues("distributed-lock.quorum.nodes[0]=redis://" + first.host() + ":" + first.port(),
+					"distributed-lock.quorum.nodes[1]=redis://" + second.host() + ":" + second.port(),
+					"distributed-lock.quorum.nodes[2]=redis://:s3cret%3A%2Bx@" + secured.host() + ":" + secured.port())
+			.run((context) -> {
+				assertThat(context).hasSingleBean(QuorumLockStore.class);
+				context.getBean(LockService.class).runLocked("indexed", Duration.ofSeconds(5), () -> {
+				});
+			});
+	}
+
+	@Test
+	void fewerThanThreeNodesFailTheStartupNamingTheProperty() {
+		this.contextRunner
+			.withPropertyValues("distributed-lock.quorum.nodes=redis://" + first.host() + ":" + first.port()
+					+ ",redis://" + second.host() + ":" + second.port())
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).rootCause()
+					.hasMessageContaining("distributed-lock.quorum.nodes must list at least 3")
+					.hasMessageContaining("lists 2");
+			});
+		this.contextRunner.run((context) -> assertThat(context).hasFailed()
+			.getFailure()
+			.rootCause()
+			.hasMessageContaining("distributed-lock.quorum.nodes must list at least 3"));
+	}
+
+	@Test
+	void aBadUriFailsTheStartupNamingTheEntryWithoutItsPassword() {
+		this.contextRunner
+			.withPropertyValues("distributed-lock.quorum.nodes=redis://" + first.host() + ":" + first.port()
+					+ ",http://user:hunter2@example.com:6379,redis://" + second.host() + ":" + second.port())
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).rootCause()
+					.hasMessageContaining(
+							"distributed-lock.quorum.nodes[1] 'http://user:****@example.com:6379' is not a Redis URI")
+					.hasMessageContaining("the scheme must be redis or rediss")
+					.hasMessageNotContaining("hunter2");
+			});
+		this.contextRunner.withPropertyValues("distributed-lock.quorum.nodes=redis://a:1,redis://b:2/x,redis://c:3")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("distributed-lock.quorum.nodes[1] 'redis://b:2/x'")
+				.hasMessageContaining("database number"));
+	}
+
+}

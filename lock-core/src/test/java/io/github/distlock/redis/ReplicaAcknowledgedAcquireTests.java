@@ -1,0 +1,341 @@
+package io.github.distlock.redis;
+
+import io.github.distlock.autoconfigure.LineUnderTest;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.github.distlock.DistributedLock;
+import io.github.distlock.LockHandle;
+import io.github.distlock.LockLostException;
+import io.github.distlock.LockNotAcquiredException;
+import io.github.distlock.OnLockFailure;
+import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
+import io.github.distlock.autoconfigure.DistributedLockMetricsAutoConfiguration;
+import io.github.distlock.core.EngineProbe;
+import io.github.distlock.observation.LockMetrics;
+import io.github.distlock.testsupport.RedisServer;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.dao.TransientDataAccessResourceException;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@code distributed-lock.replication.min-replicas} on a real master with one replica:
+ * acquisitions and hand-overs count only once the replica acknowledged them; with the
+ * replica frozen (SIGSTOP) they fail closed, and the {@code WAIT} of one caller stalls
+ * nobody else's commands.
+ */
+class ReplicaAcknowledgedAcquireTests {
+
+	/**
+	 * Where the replica is frozen: the acquisition fails after it. Long enough for a
+	 * replica that runs to acknowledge on a loaded machine.
+	 */
+	private static final Duration TIMEOUT = Duration.ofSeconds(1);
+
+	/**
+	 * Where the replica runs: acknowledges long before it, however loaded the machine.
+	 */
+	private static final Duration PATIENT = Duration.ofSeconds(20);
+
+	private static RedisServer master;
+
+	private static RedisServer replica;
+
+	private final java.util.List<AutoCloseable> closeables = new java.util.ArrayList<>();
+
+	@BeforeAll
+	static void startMasterAndReplica() {
+		master = RedisServer.start();
+		replica = RedisServer.builder().replicaOf(master).start();
+	}
+
+	@AfterAll
+	static void stopThem() {
+		if (replica != null) {
+			replica.close();
+		}
+		if (master != null) {
+			master.close();
+		}
+	}
+
+	@BeforeEach
+	void replicaInSync() {
+		master.flushAll();
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> replica.command("INFO", "replication").contains("master_link_status:up"));
+		// Caught up after an earlier test's freeze, and answering.
+		master.command("SET", "in-sync", "1");
+		assertThat(master.command(Duration.ofSeconds(25), "WAIT", "1", "20000")).isEqualTo("1");
+		master.flushAll();
+	}
+
+	@AfterEach
+	void closeAndResume() throws Exception {
+		replica.resume();
+		for (int i = this.closeables.size() - 1; i >= 0; i--) {
+			this.closeables.get(i).close();
+		}
+	}
+
+	@Test
+	void anAcquisitionReturnsOnlyOnceTheReplicaHasTheLock() {
+		RedisLockService locks = newService(newConnectionFactory(), 1, PATIENT);
+		for (int i = 0; i < 200; i++) {
+			try (LockHandle lock = locks.lock("stock:" + (i % 10), Duration.ofSeconds(5))) {
+				// WAIT answered: the replica has the key now, not eventually.
+				assertThat(replica.command("EXISTS", "distlock:{stock:" + (i % 10) + "}")).isEqualTo("1");
+				assertThat(lock.isHeld()).isTrue();
+			}
+		}
+		assertThat(locks.replicationFailures()).isZero();
+		assertThat(locks.trackedLockCount()).isZero();
+	}
+
+	@Test
+	void anAcquisitionTheReplicaDoesNotAcknowledgeFailsClosedAndLeavesNoKey() {
+		RedisLockService locks = newService(newConnectionFactory(), 1, TIMEOUT);
+		replica.pause();
+		assertThatExceptionOfType(LockNotAcquiredException.class)
+			.isThrownBy(() -> locks.lock("stock:apple", Duration.ofSeconds(5)))
+			.withMessage("Lock 'stock:apple' was not acquired: the write was not replicated, "
+					+ "0 of 1 required replicas acknowledged it within 1s; it was released again")
+			.satisfies((ex) -> assertThat(ex.getLockId()).isEqualTo("stock:apple"));
+		assertThat(master.keys("distlock:{stock:apple}")).isEmpty();
+		// tryLock says why too, instead of an empty Optional.
+		assertThatExceptionOfType(LockNotAcquiredException.class)
+			.isThrownBy(() -> locks.tryLock("stock:apple", Duration.ZERO, null))
+			.withMessageContaining("0 of 1 required replicas acknowledged it within 1s");
+		assertThat(master.keys("distlock:{stock:apple}")).isEmpty();
+		assertThat(locks.replicationFailures()).isEqualTo(2);
+		assertThat(locks.trackedLockCount()).isZero();
+		replica.resume();
+		try (LockHandle lock = locks.lock("stock:apple", Duration.ofSeconds(5))) {
+			assertThat(replica.command("EXISTS", "distlock:{stock:apple}")).isEqualTo("1");
+		}
+		assertThat(locks.replicationFailures()).isEqualTo(2);
+	}
+
+	@Test
+	void aLockHeldByAnotherInstanceIsWaitedForWithoutWaitingForReplicas() {
+		RedisLockService locks = newService(newConnectionFactory(), 1, PATIENT);
+		RedisLockService other = newService(newConnectionFactory(), 1, PATIENT);
+		try (LockHandle held = other.lock("stock:apple", Duration.ZERO)) {
+			replica.pause();
+			// The acquire script wrote no owner, so there was nothing to acknowledge.
+			assertThat(locks.tryLock("stock:apple", Duration.ZERO, null)).isEmpty();
+			assertThat(locks.replicationFailures()).isZero();
+		}
+	}
+
+	@Test
+	void aHandOverTheReplicaDoesNotAcknowledgeFailsClosedForTheWaiter() throws Exception {
+		RedisLockService locks = newService(newConnectionFactory(), 1, TIMEOUT);
+		AtomicInteger criticalSections = new AtomicInteger();
+		LockHandle held = locks.lock("stock:apple", Duration.ZERO);
+		CompletableFuture<Void> waiter = new CompletableFuture<>();
+		Thread waiting = new Thread(() -> {
+			try {
+				locks.runLocked("stock:apple", Duration.ofSeconds(30), criticalSections::incrementAndGet);
+				waiter.complete(null);
+			}
+			catch (Throwable ex) {
+				waiter.completeExceptionally(ex);
+			}
+		});
+		waiting.start();
+		await().atMost(Duration.ofSeconds(20)).until(() -> EngineProbe.isQueuedWaiter(waiting));
+		replica.pause();
+		// The holder's release hands the lock over, the replica does not acknowledge it:
+		// it is freed; the waiter competes, and its own acquire is not acknowledged
+		// either.
+		held.close();
+		assertThat(waiter).failsWithin(Duration.ofSeconds(30))
+			.withThrowableOfType(java.util.concurrent.ExecutionException.class)
+			.havingCause()
+			.isInstanceOf(LockNotAcquiredException.class)
+			.withMessageContaining("0 of 1 required replicas acknowledged it within 1s");
+		waiting.join(TimeUnit.SECONDS.toMillis(10));
+		assertThat(criticalSections).hasValue(0);
+		assertThat(master.keys("distlock:{stock:apple}")).isEmpty();
+		assertThat(locks.replicationFailures()).isEqualTo(2);
+		assertThat(locks.trackedLockCount()).isZero();
+	}
+
+	@Test
+	void aWaitForReplicasStallsNoOtherThreadsCommands() throws Exception {
+		LettuceConnectionFactory factory = newConnectionFactory();
+		RedisLockService locks = newService(factory, 1, Duration.ofMinutes(2));
+		RedisLockService unreplicated = newService(factory, 0, TIMEOUT);
+		LockHandle heldBefore = locks.lock("held", Duration.ZERO);
+		replica.pause();
+		CountDownLatch waitReturned = new CountDownLatch(1);
+		CompletableFuture<LockHandle> waiting = CompletableFuture.supplyAsync(() -> {
+			try {
+				return locks.lock("slow", Duration.ofSeconds(5));
+			}
+			finally {
+				waitReturned.countDown();
+			}
+		});
+		// Its WAIT is blocked on the master now.
+		await().atMost(Duration.ofSeconds(20)).until(() -> master.command("CLIENT", "LIST").contains("cmd=wait"));
+		// Meanwhile the same service and the same connection factory serve everything
+		// else.
+		assertThat(locks.isLocked("slow")).isTrue();
+		assertThat(heldBefore.extend(Duration.ofMinutes(1))).isTrue();
+		assertThat(locks.remainingLease("held")).isPresent();
+		heldBefore.close();
+		for (int i = 0; i < 100; i++) {
+			try (LockHandle lock = unreplicated.lock("fast:" + i, Duration.ZERO)) {
+				assertThat(lock.isHeld()).isTrue();
+			}
+		}
+		assertThat(waitReturned.getCount()).as("the WAIT caller is still waiting").isEqualTo(1);
+		assertThat(master.command("CLIENT", "LIST")).contains("cmd=wait");
+		replica.resume();
+		try (LockHandle slow = waiting.get(30, TimeUnit.SECONDS)) {
+			assertThat(slow.isHeld()).isTrue();
+		}
+		assertThat(locks.replicationFailures()).isZero();
+	}
+
+	@Test
+	void withReplicatedRenewalsAHolderLosesTheLockWhenItsRenewalsAreNotAcknowledged() {
+		RedisLockService locks = new RedisLockService(new StringRedisTemplate(newConnectionFactory()),
+				RedisLockSettings.defaults()
+					.withLeaseTime(Duration.ofSeconds(3))
+					.withReplication(1, TIMEOUT)
+					.withReplicatedRenewals(true));
+		this.closeables.add(locks::destroy);
+		LockHandle held = locks.lock("report", Duration.ZERO);
+		assertThat(held.extend(Duration.ofSeconds(3))).isTrue();
+		replica.pause();
+		assertThatExceptionOfType(TransientDataAccessResourceException.class)
+			.isThrownBy(() -> held.extend(Duration.ofSeconds(3)))
+			.withMessage("The lease reset was not replicated: 0 of 1 required replicas acknowledged it within 1s");
+		// The watchdog's renewals fail the same way, until the lease the replica has runs
+		// out.
+		await().atMost(Duration.ofSeconds(20)).until(() -> !held.isHeld());
+		assertThat(locks.renewalFailures()).isPositive();
+		assertThat(locks.locksLost()).isEqualTo(1);
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(held::close);
+		assertThat(master.keys("distlock:{report}")).isEmpty();
+	}
+
+	@Test
+	void aBrokenConnectionIsReplacedAndAllAreClosedWithTheService() {
+		LettuceConnectionFactory factory = newConnectionFactory();
+		RedisLockService unreplicated = newService(factory, 0, TIMEOUT);
+		assertThat(unreplicated.isLocked("warm-up")).isFalse();
+		int sharedOnly = clientsOnMaster();
+		RedisLockService locks = newService(factory, 1, PATIENT);
+		locks.lock("first", Duration.ZERO).close();
+		assertThat(clientsOnMaster()).isEqualTo(sharedOnly + 1);
+		String waitClient = master.command("CLIENT", "LIST")
+			.lines()
+			.filter((client) -> client.contains("cmd=wait"))
+			.findFirst()
+			.orElseThrow();
+		master.command("CLIENT", "KILL", "ID", waitClient.replaceAll("^id=(\\d+) .*$", "$1"));
+		for (int i = 0; i < 20; i++) {
+			try (LockHandle lock = locks.lock("after-kill", Duration.ZERO)) {
+				assertThat(replica.command("EXISTS", "distlock:{after-kill}")).isEqualTo("1");
+			}
+		}
+		locks.destroy();
+		await().atMost(Duration.ofSeconds(20)).until(() -> clientsOnMaster() == sharedOnly);
+		assertThat(unreplicated.isLocked("first")).isFalse();
+	}
+
+	private static int clientsOnMaster() {
+		// Minus the connection of this CLIENT LIST itself.
+		return (int) master.command("CLIENT", "LIST").lines().filter((client) -> client.contains("cmd=")).count() - 1;
+	}
+
+	@Test
+	void anAnnotatedMethodDoesNotRunAndTheMeterCounts() {
+		ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(LineUnderTest.OBSERVATION_AND_METRICS))
+			.withConfiguration(AutoConfigurations.of(LineUnderTest.REDIS, AopAutoConfiguration.class,
+					DistributedLockAutoConfiguration.class, DistributedLockMetricsAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.host=" + master.host(), "spring.data.redis.port=" + master.port(),
+					"spring.data.redis.timeout=2s", "distributed-lock.replication.min-replicas=1",
+					"distributed-lock.replication.timeout=1s")
+			.withBean(Stock.class);
+		contextRunner.run((context) -> {
+			Stock stock = context.getBean(Stock.class);
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			stock.buy("apple");
+			assertThat(stock.sold()).isEqualTo(1);
+			replica.pause();
+			assertThatExceptionOfType(LockNotAcquiredException.class).isThrownBy(() -> stock.buy("apple"))
+				.withMessageContaining("0 of 1 required replicas acknowledged it within 1s");
+			// SKIP is for a lock held by others; a failed replication is reported.
+			assertThatExceptionOfType(LockNotAcquiredException.class).isThrownBy(() -> stock.buyIfFree("apple"));
+			assertThat(stock.sold()).isEqualTo(1);
+			assertThat(master.keys("distlock:{stock:apple}")).isEmpty();
+			assertThat(meters.get(LockMetrics.REPLICATION_FAILURES).functionCounter().count()).isEqualTo(2);
+		});
+	}
+
+	private LettuceConnectionFactory newConnectionFactory() {
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration(master.host(), master.port()),
+				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(2)).build());
+		factory.afterPropertiesSet();
+		factory.start();
+		this.closeables.add(factory::destroy);
+		return factory;
+	}
+
+	private RedisLockService newService(LettuceConnectionFactory factory, int minReplicas, Duration timeout) {
+		RedisLockService service = new RedisLockService(new StringRedisTemplate(factory),
+				RedisLockSettings.defaults()
+					.withLeaseTime(Duration.ofMinutes(5))
+					.withReplication(minReplicas, timeout));
+		this.closeables.add(service::destroy);
+		return service;
+	}
+
+	static class Stock {
+
+		private final AtomicInteger sold = new AtomicInteger();
+
+		public int sold() {
+			return this.sold.get();
+		}
+
+		@DistributedLock(name = "stock", key = "#sku", waitTime = "5s")
+		public void buy(String sku) {
+			this.sold.incrementAndGet();
+		}
+
+		@DistributedLock(name = "stock", key = "#sku", waitTime = "0", onFailure = OnLockFailure.SKIP)
+		public boolean buyIfFree(String sku) {
+			this.sold.incrementAndGet();
+			return true;
+		}
+
+	}
+
+}

@@ -1,0 +1,52 @@
+package io.github.distlock.autoconfigure;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
+
+/**
+ * What lock-core's tests need from the Boot line they run on, here Spring Boot 4: the
+ * names of Boot's own auto-configurations, its health API and its endpoint JSON mapper.
+ * lock-spring-boot3-autoconfigure has the same class for Boot 3.5.
+ */
+public final class LineUnderTest {
+
+	/** The major version of Spring Boot of this line. */
+	public static final String BOOT_LINE = "4";
+
+	/** Boot's Redis auto-configuration. */
+	public static final Class<?> REDIS = DataRedisAutoConfiguration.class;
+
+	/** Boot's observation and metrics auto-configurations (a simple meter registry). */
+	public static final Class<?>[] OBSERVATION_AND_METRICS = { ObservationAutoConfiguration.class,
+			MetricsAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
+			CompositeMeterRegistryAutoConfiguration.class };
+
+	/** The health contributor type of the line. */
+	public static final Class<?> HEALTH_INDICATOR = HealthIndicator.class;
+
+	// As Boot 4's JacksonEndpointAutoConfiguration configures it: nulls are left out.
+	private static final JsonMapper ENDPOINT_JSON = JsonMapper.builder()
+		.changeDefaultPropertyInclusion((inclusion) -> inclusion.withValueInclusion(JsonInclude.Include.NON_NULL)
+			.withContentInclusion(JsonInclude.Include.NON_NULL))
+		.build();
+
+	private LineUnderTest() {
+	}
+
+	/**
+	 * Renders an endpoint's answer as Actuator renders it on this line.
+	 * @param value the answer
+	 * @return its JSON
+	 */
+	public static String toEndpointJson(Object value) {
+		return ENDPOINT_JSON.writeValueAsString(value);
+	}
+
+}

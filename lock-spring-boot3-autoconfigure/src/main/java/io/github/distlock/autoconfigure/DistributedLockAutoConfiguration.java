@@ -1,0 +1,18 @@
+package io.github.distlock.autoconfigure;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.context.annotation.Import;
+
+/**
+ * Auto-configuration of distributed locks on Spring Boot 3.5:
+ * {@link DistributedLockConfiguration} (the {@link io.github.distlock.LockService} on the
+ * chosen store, observations and the
+ * {@link io.github.distlock.DistributedLock @DistributedLock} interception), ordered
+ * after Boot 3.5's Redis and observation auto-configurations, whose beans it uses.
+ */
+@AutoConfiguration(afterName = { "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration",
+		"org.springframework.boot.actuate.autoconfigure.observation.ObservationAutoConfiguration" })
+@Import(DistributedLockConfiguration.class)
+public final class DistributedLockAutoConfiguration {
+
+}

@@ -1,0 +1,17 @@
+package io.github.distlock.autoconfigure;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.context.annotation.Import;
+
+/**
+ * Auto-configuration of the lock service's meters on Spring Boot 3.5
+ * ({@link DistributedLockMetricsConfiguration}), ordered after Boot 3.5's meter registry
+ * auto-configurations.
+ */
+@AutoConfiguration(after = DistributedLockAutoConfiguration.class,
+		afterName = { "org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration",
+				"org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration" })
+@Import(DistributedLockMetricsConfiguration.class)
+public final class DistributedLockMetricsAutoConfiguration {
+
+}
