@@ -66,6 +66,16 @@ final class Report {
 		Map<String, Object> described = new LinkedHashMap<>();
 		implementations.forEach(implementation -> described.put(implementation.name(), implementation.description()));
 		root.put("implementations", described);
+		root.putAll(measurements());
+		return Json.write(root);
+	}
+
+	/**
+	 * The JSON tree of what this run measured, without the environment and the
+	 * implementations: results, annotation overhead and targets.
+	 */
+	Map<String, Object> measurements() {
+		Map<String, Object> root = new LinkedHashMap<>();
 		List<Object> all = new ArrayList<>();
 		for (ScenarioResult result : results) {
 			Map<String, Object> entry = new LinkedHashMap<>();
@@ -89,7 +99,7 @@ final class Report {
 			targets.add(targetJson(Implementations.DISTLOCK + "-annotation", Targets.overhead(overhead)));
 		}
 		root.put("targets", targets);
-		return Json.write(root);
+		return root;
 	}
 
 	private static Map<String, Object> targetJson(String implementation, Targets.Check check) {
@@ -104,6 +114,11 @@ final class Report {
 
 	/** The generated part of {@code docs/benchmarks.md}. */
 	String markdown() {
+		return header() + tables();
+	}
+
+	/** The environment of the run and what each implementation runs. */
+	String header() {
 		StringBuilder md = new StringBuilder();
 		md.append("### Run\n\n");
 		environment.forEach((name, value) -> md.append("- **").append(name).append("**: ").append(value).append('\n'));
@@ -113,7 +128,12 @@ final class Report {
 			.append("` | ")
 			.append(implementation.description())
 			.append(" |\n"));
+		return md.toString();
+	}
 
+	/** One table per scenario, the annotation overhead, the targets and the commands. */
+	String tables() {
+		StringBuilder md = new StringBuilder();
 		section(md, "1. Uncontended", "uncontended", "1 thread, one id, lock + unlock.",
 				List.of(column("cycles/s", r -> integer(r.number("cyclesPerSecond"))),
 						column("p50 µs", r -> format(r.number("p50Us"), 1)),
