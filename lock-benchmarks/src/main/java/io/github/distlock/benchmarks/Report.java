@@ -89,27 +89,8 @@ final class Report {
 		}
 		root.put("results", all);
 		root.put("annotationOverhead", overhead);
-		List<Object> targets = new ArrayList<>();
-		for (String implementation : topology == Topology.SINGLE ? distlockRows() : List.<String>of()) {
-			for (Targets.Check check : Targets.evaluate(this, implementation)) {
-				targets.add(targetJson(implementation, check));
-			}
-		}
-		if (!overhead.isEmpty()) {
-			targets.add(targetJson(Implementations.DISTLOCK + "-annotation", Targets.overhead(overhead)));
-		}
-		root.put("targets", targets);
+		root.put("targets", Targets.json(this, topology == Topology.SINGLE ? distlockRows() : List.of(), overhead));
 		return root;
-	}
-
-	private static Map<String, Object> targetJson(String implementation, Targets.Check check) {
-		Map<String, Object> entry = new LinkedHashMap<>();
-		entry.put("implementation", implementation);
-		entry.put("target", check.what());
-		entry.put("value", round(check.value(), 3));
-		entry.put("limit", check.limitText());
-		entry.put("met", check.met());
-		return entry;
 	}
 
 	/** The generated part of {@code docs/benchmarks.md}. */
@@ -185,7 +166,7 @@ final class Report {
 				true);
 		overheadSection(md);
 		if (topology == Topology.SINGLE) {
-			targetsSection(md);
+			Targets.table(md, this, distlockRows(), overhead);
 		}
 		commandsSection(md);
 		return md.toString();
@@ -253,36 +234,6 @@ final class Report {
 				.append(overhead.get(prefix + "OverheadUsPerCall"))
 				.append(" |\n");
 		}
-	}
-
-	private void targetsSection(StringBuilder md) {
-		md.append("\n### Targets\n\nRatios are to `floor` in this run.\n\n| target | limit |");
-		List<String> rows = distlockRows();
-		rows.forEach(row -> md.append(" `").append(row).append("` |"));
-		md.append("\n|---|---|");
-		rows.forEach(row -> md.append("---|"));
-		md.append('\n');
-		if (!rows.isEmpty()) {
-			List<Targets.Check> first = Targets.evaluate(this, rows.get(0));
-			for (int i = 0; i < first.size(); i++) {
-				md.append("| ").append(first.get(i).what()).append(" | ").append(first.get(i).limitText()).append(" |");
-				for (String row : rows) {
-					md.append(' ').append(checkText(Targets.evaluate(this, row).get(i))).append(" |");
-				}
-				md.append('\n');
-			}
-		}
-		if (!overhead.isEmpty()) {
-			Targets.Check check = Targets.overhead(overhead);
-			md.append("| ").append(check.what()).append(" | ").append(check.limitText()).append(" |");
-			rows.forEach(
-					row -> md.append(row.equals(Implementations.DISTLOCK) ? " — |" : " " + checkText(check) + " |"));
-			md.append('\n');
-		}
-	}
-
-	private static String checkText(Targets.Check check) {
-		return format(check.value(), 2) + (check.met() ? " ✅" : " ❌");
 	}
 
 	private void commandsSection(StringBuilder md) {
