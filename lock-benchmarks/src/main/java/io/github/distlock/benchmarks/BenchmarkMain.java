@@ -29,6 +29,9 @@ import org.jspecify.annotations.Nullable;
  * --scenarios=a,b     run only these scenarios (uncontended, distinct-ids, contended, handoff, many-ids), e.g.
  *                     to profile one; the annotation overhead runs only when all run
  * --smoke             a few operations of each kind, seconds instead of minutes: checks the harness only
+ * --repeat=N          run the whole scenario set N times (default 1) and report, per scenario and
+ *                     implementation, the median p50, p99 and throughput and their ratios to floor,
+ *                     each with its spread (min–max) over the runs
  * --update-doc=FILE   also replace the topology's generated section of FILE (between its results
  *                     markers), e.g. docs/benchmarks.md
  * </pre>
@@ -50,6 +53,8 @@ public final class BenchmarkMain {
 			  --scenarios=a,b     run only these scenarios (single: uncontended, distinct-ids, contended, handoff,
 			                      many-ids; cluster and quorum: the first four)
 			  --smoke             a few operations of each kind, seconds instead of minutes: checks the harness only
+			  --repeat=N          run the whole scenario set N times (default 1); report per scenario and
+			                      implementation the median p50, p99, throughput and ratio to floor, with min–max
 			  --update-doc=FILE   also replace the topology's generated section of FILE, e.g. docs/benchmarks.md
 			  --help              this text""";
 
@@ -72,13 +77,13 @@ public final class BenchmarkMain {
 		}
 		Instant started = Instant.now();
 		double loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-		Report report;
+		RepeatedReport report;
 		Topology topology = options.topology();
 		try (RedisNodes redis = topology.start()) {
 			Map<String, Object> environment = environment(topology, redis, started, args, loadBefore);
-			report = new Report(environment, options.implementations(), topology);
-			new BenchmarkRunner(redis, options.settings(), System.err).run(report, options.implementations(),
-					options.scenarios(),
+			report = new RepeatedReport(environment, options.implementations(), topology);
+			new BenchmarkRunner(redis, options.settings(), System.err).repeat(options.repeat(), report,
+					options.implementations(), options.scenarios(),
 					topology == Topology.SINGLE && options.scenarios().equals(BenchmarkRunner.SCENARIOS));
 			environment.put("load average (1 min) at end",
 					ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
@@ -165,7 +170,7 @@ public final class BenchmarkMain {
 	}
 
 	record Options(Topology topology, Path out, List<LockImplementation> implementations, List<Scenario> scenarios,
-			BenchmarkSettings settings, @Nullable Path updateDoc) {
+			BenchmarkSettings settings, int repeat, @Nullable Path updateDoc) {
 
 		static Options parse(String[] args) {
 			// The topology first: it decides which implementations and scenarios the
@@ -180,6 +185,7 @@ public final class BenchmarkMain {
 			List<LockImplementation> implementations = topology.implementations();
 			BenchmarkSettings settings = BenchmarkSettings.full();
 			Path updateDoc = null;
+			int repeat = 1;
 			List<Scenario> scenarios = topology.scenarios();
 			for (String arg : args) {
 				if (arg.startsWith("--topology=")) {
@@ -197,6 +203,9 @@ public final class BenchmarkMain {
 				else if (arg.equals("--smoke")) {
 					settings = BenchmarkSettings.smoke();
 				}
+				else if (arg.startsWith("--repeat=")) {
+					repeat = parseRepeat(arg.substring("--repeat=".length()));
+				}
 				else if (arg.startsWith("--update-doc=")) {
 					updateDoc = Path.of(arg.substring("--update-doc=".length()));
 					if (!Files.isRegularFile(updateDoc)) {
@@ -206,10 +215,25 @@ public final class BenchmarkMain {
 				else {
 					throw new IllegalArgumentException("Unknown argument '" + arg
 							+ "'; expected --topology=NAME, --out=DIR, --only=NAME[,NAME...], --scenarios=NAME[,NAME...], "
-							+ "--smoke or --update-doc=FILE");
+							+ "--smoke, --repeat=N or --update-doc=FILE");
 				}
 			}
-			return new Options(topology, out, implementations, scenarios, settings, updateDoc);
+			return new Options(topology, out, implementations, scenarios, settings, repeat, updateDoc);
+		}
+
+		private static int parseRepeat(String value) {
+			try {
+				int repeat = Integer.parseInt(value.trim());
+				if (repeat >= 1) {
+					return repeat;
+				}
+			}
+			catch (NumberFormatException ex) {
+				// Reported below, with the value.
+			}
+			throw new IllegalArgumentException(
+					"--repeat: expected how many times to run the scenario set, a whole number of 1 or more, got '"
+							+ value + "'");
 		}
 
 		private static List<Scenario> scenarios(Topology topology, String names) {

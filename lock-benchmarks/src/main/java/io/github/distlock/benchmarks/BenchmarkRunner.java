@@ -31,6 +31,21 @@ final class BenchmarkRunner {
 	}
 
 	/**
+	 * Runs the whole set {@code times} times, one run after the other, each into a new
+	 * run of {@code report} and each as {@link #run(Report, List, List, boolean)} runs
+	 * it.
+	 */
+	void repeat(int times, RepeatedReport report, List<LockImplementation> implementations, List<Scenario> scenarios,
+			boolean annotationOverhead) {
+		for (int run = 1; run <= times; run++) {
+			if (times > 1) {
+				progress.printf("run %d of %d%n", run, times);
+			}
+			run(report.nextRun(), implementations, scenarios, annotationOverhead);
+		}
+	}
+
+	/**
 	 * Runs {@code scenarios} for {@code implementations}, then, if asked, the annotation
 	 * overhead (on one {@code redis-server} only: it needs {@link RedisNodes#server()}).
 	 */

@@ -1,22 +1,29 @@
 package io.github.distlock.benchmarks;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.github.distlock.testsupport.RedisCluster;
 import io.github.distlock.testsupport.RedisServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.api.sync.RedisScriptingCommands;
+import io.lettuce.core.api.sync.RedisStringCommands;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 
 /**
  * The two-round-trip physical limit of a correct lock: raw Lettuce {@code SET NX PX} with
  * a unique token, retried at once while taken (busy retry, no sleep, no notification),
  * and an owner-checked delete by {@code EVALSHA}. No renewal, no fencing, no fairness:
- * the reference the others are compared to.
+ * the reference the others are compared to. The same on one {@code redis-server}
+ * ({@link #on(RedisServer, Duration)}) and on a Redis Cluster
+ * ({@link #onCluster(RedisCluster, Duration)}).
  */
 final class FloorLockClient implements LockClient {
 
@@ -24,11 +31,11 @@ final class FloorLockClient implements LockClient {
 
 	private static final SetArgs ACQUIRE = SetArgs.Builder.nx().px(30_000);
 
-	private final RedisClient client;
+	private final RedisStringCommands<String, String> strings;
 
-	private final StatefulRedisConnection<String, String> connection;
+	private final RedisScriptingCommands<String, String> scripts;
 
-	private final RedisCommands<String, String> commands;
+	private final Runnable close;
 
 	private final String releaseSha;
 
@@ -38,12 +45,42 @@ final class FloorLockClient implements LockClient {
 
 	private final AtomicLong tokens = new AtomicLong();
 
-	FloorLockClient(RedisServer redis, Duration waitTime) {
-		this.client = RedisClient.create(RedisURI.create(redis.host(), redis.port()));
-		this.connection = client.connect();
-		this.commands = connection.sync();
+	private <C extends RedisStringCommands<String, String> & RedisScriptingCommands<String, String>> FloorLockClient(
+			C commands, Runnable close, Duration waitTime) {
+		this.strings = commands;
+		this.scripts = commands;
+		this.close = close;
 		this.releaseSha = commands.scriptLoad(RELEASE);
 		this.waitNanos = waitTime.toNanos();
+	}
+
+	/** A new instance on one {@code redis-server}. */
+	static FloorLockClient on(RedisServer redis, Duration waitTime) {
+		RedisClient client = RedisClient.create(RedisURI.create(redis.host(), redis.port()));
+		StatefulRedisConnection<String, String> connection = client.connect();
+		return new FloorLockClient(connection.sync(), () -> {
+			connection.close();
+			client.shutdown();
+		}, waitTime);
+	}
+
+	/**
+	 * A new instance on a Redis Cluster, through Lettuce's cluster client, which sends
+	 * each command straight to the master of the key's slot and loads the script on every
+	 * node. No topology refresh, as Lettuce's defaults: the cluster does not change
+	 * during a run.
+	 */
+	static FloorLockClient onCluster(RedisCluster cluster, Duration waitTime) {
+		List<RedisURI> seeds = cluster.servers()
+			.stream()
+			.map(server -> RedisURI.create(server.host(), server.port()))
+			.toList();
+		RedisClusterClient client = RedisClusterClient.create(seeds);
+		StatefulRedisClusterConnection<String, String> connection = client.connect();
+		return new FloorLockClient(connection.sync(), () -> {
+			connection.close();
+			client.shutdown();
+		}, waitTime);
 	}
 
 	@Override
@@ -51,7 +88,7 @@ final class FloorLockClient implements LockClient {
 		String key = "floor:" + lockId;
 		String token = instance + ':' + tokens.incrementAndGet();
 		long start = System.nanoTime();
-		while (!"OK".equals(commands.set(key, token, ACQUIRE))) {
+		while (!"OK".equals(strings.set(key, token, ACQUIRE))) {
 			if (System.nanoTime() - start > waitNanos) {
 				return false;
 			}
@@ -60,15 +97,14 @@ final class FloorLockClient implements LockClient {
 			action.run();
 		}
 		finally {
-			commands.evalsha(releaseSha, ScriptOutputType.INTEGER, new String[] { key }, token);
+			scripts.evalsha(releaseSha, ScriptOutputType.INTEGER, new String[] { key }, token);
 		}
 		return true;
 	}
 
 	@Override
 	public void close() {
-		connection.close();
-		client.shutdown();
+		close.run();
 	}
 
 }

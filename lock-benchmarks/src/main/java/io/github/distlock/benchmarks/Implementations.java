@@ -20,7 +20,7 @@ final class Implementations {
 	static List<LockImplementation> single() {
 		return List.of(
 				new LockImplementation(FLOOR, "raw Lettuce SET NX PX + EVALSHA owner-checked delete, busy retry",
-						(redis, wait) -> new FloorLockClient(redis.server(), wait)),
+						(redis, wait) -> FloorLockClient.on(redis.server(), wait)),
 				new LockImplementation("naive",
 						"StringRedisTemplate setIfAbsent + Thread.sleep(100) retry + Lua delete",
 						(redis, wait) -> new NaiveLockClient(redis.server(), wait)),
@@ -44,7 +44,7 @@ final class Implementations {
 		return List.of(
 				new LockImplementation(FLOOR,
 						"raw Lettuce cluster client SET NX PX + EVALSHA owner-checked delete, busy retry",
-						(redis, wait) -> new ClusterFloorLockClient(redis.cluster(), wait)),
+						(redis, wait) -> FloorLockClient.onCluster(redis.cluster(), wait)),
 				new LockImplementation("redisson", "Redisson RLock.tryLock(wait), default watchdog, useClusterServers",
 						(redis, wait) -> RedissonLockClient.cluster(redis.cluster(), wait)),
 				new LockImplementation("si-spin",
@@ -67,7 +67,7 @@ final class Implementations {
 				new LockImplementation(FLOOR,
 						"the single-node floor on the first node only (not a quorum lock): raw Lettuce SET NX PX + "
 								+ "EVALSHA owner-checked delete, busy retry",
-						(redis, wait) -> new FloorLockClient(redis.server(), wait)),
+						(redis, wait) -> FloorLockClient.on(redis.server(), wait)),
 				new LockImplementation(DISTLOCK,
 						"distlock LockService.tryLock on the single-Redis store, first node only (for comparison)",
 						(redis, wait) -> new DistlockServiceClient(DistlockApplications.onRedis(redis.server(), wait),

@@ -66,6 +66,16 @@ final class Report {
 		Map<String, Object> described = new LinkedHashMap<>();
 		implementations.forEach(implementation -> described.put(implementation.name(), implementation.description()));
 		root.put("implementations", described);
+		root.putAll(measurements());
+		return Json.write(root);
+	}
+
+	/**
+	 * The JSON tree of what this run measured, without the environment and the
+	 * implementations: results, annotation overhead and targets.
+	 */
+	Map<String, Object> measurements() {
+		Map<String, Object> root = new LinkedHashMap<>();
 		List<Object> all = new ArrayList<>();
 		for (ScenarioResult result : results) {
 			Map<String, Object> entry = new LinkedHashMap<>();
@@ -79,31 +89,17 @@ final class Report {
 		}
 		root.put("results", all);
 		root.put("annotationOverhead", overhead);
-		List<Object> targets = new ArrayList<>();
-		for (String implementation : topology == Topology.SINGLE ? distlockRows() : List.<String>of()) {
-			for (Targets.Check check : Targets.evaluate(this, implementation)) {
-				targets.add(targetJson(implementation, check));
-			}
-		}
-		if (!overhead.isEmpty()) {
-			targets.add(targetJson(Implementations.DISTLOCK + "-annotation", Targets.overhead(overhead)));
-		}
-		root.put("targets", targets);
-		return Json.write(root);
-	}
-
-	private static Map<String, Object> targetJson(String implementation, Targets.Check check) {
-		Map<String, Object> entry = new LinkedHashMap<>();
-		entry.put("implementation", implementation);
-		entry.put("target", check.what());
-		entry.put("value", round(check.value(), 3));
-		entry.put("limit", check.limitText());
-		entry.put("met", check.met());
-		return entry;
+		root.put("targets", Targets.json(this, topology == Topology.SINGLE ? distlockRows() : List.of(), overhead));
+		return root;
 	}
 
 	/** The generated part of {@code docs/benchmarks.md}. */
 	String markdown() {
+		return header() + tables();
+	}
+
+	/** The environment of the run and what each implementation runs. */
+	String header() {
 		StringBuilder md = new StringBuilder();
 		md.append("### Run\n\n");
 		environment.forEach((name, value) -> md.append("- **").append(name).append("**: ").append(value).append('\n'));
@@ -113,7 +109,12 @@ final class Report {
 			.append("` | ")
 			.append(implementation.description())
 			.append(" |\n"));
+		return md.toString();
+	}
 
+	/** One table per scenario, the annotation overhead, the targets and the commands. */
+	String tables() {
+		StringBuilder md = new StringBuilder();
 		section(md, "1. Uncontended", "uncontended", "1 thread, one id, lock + unlock.",
 				List.of(column("cycles/s", r -> integer(r.number("cyclesPerSecond"))),
 						column("p50 µs", r -> format(r.number("p50Us"), 1)),
@@ -165,7 +166,7 @@ final class Report {
 				true);
 		overheadSection(md);
 		if (topology == Topology.SINGLE) {
-			targetsSection(md);
+			Targets.table(md, this, distlockRows(), overhead);
 		}
 		commandsSection(md);
 		return md.toString();
@@ -233,36 +234,6 @@ final class Report {
 				.append(overhead.get(prefix + "OverheadUsPerCall"))
 				.append(" |\n");
 		}
-	}
-
-	private void targetsSection(StringBuilder md) {
-		md.append("\n### Targets\n\nRatios are to `floor` in this run.\n\n| target | limit |");
-		List<String> rows = distlockRows();
-		rows.forEach(row -> md.append(" `").append(row).append("` |"));
-		md.append("\n|---|---|");
-		rows.forEach(row -> md.append("---|"));
-		md.append('\n');
-		if (!rows.isEmpty()) {
-			List<Targets.Check> first = Targets.evaluate(this, rows.get(0));
-			for (int i = 0; i < first.size(); i++) {
-				md.append("| ").append(first.get(i).what()).append(" | ").append(first.get(i).limitText()).append(" |");
-				for (String row : rows) {
-					md.append(' ').append(checkText(Targets.evaluate(this, row).get(i))).append(" |");
-				}
-				md.append('\n');
-			}
-		}
-		if (!overhead.isEmpty()) {
-			Targets.Check check = Targets.overhead(overhead);
-			md.append("| ").append(check.what()).append(" | ").append(check.limitText()).append(" |");
-			rows.forEach(
-					row -> md.append(row.equals(Implementations.DISTLOCK) ? " — |" : " " + checkText(check) + " |"));
-			md.append('\n');
-		}
-	}
-
-	private static String checkText(Targets.Check check) {
-		return format(check.value(), 2) + (check.met() ? " ✅" : " ❌");
 	}
 
 	private void commandsSection(StringBuilder md) {

@@ -1,6 +1,7 @@
 package io.github.distlock.benchmarks;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
@@ -37,6 +38,48 @@ final class Targets {
 		return new Check("annotation overhead µs/call (proxy alone)", measured, 5, true);
 	}
 
+	/**
+	 * The targets table of {@code report}: one column per distlock row ({@code rows}),
+	 * the annotation overhead last if it was measured.
+	 */
+	static void table(StringBuilder md, Report report, List<String> rows, Map<String, Object> overhead) {
+		md.append("\n### Targets\n\nRatios are to `floor` in this run.\n\n| target | limit |");
+		rows.forEach(row -> md.append(" `").append(row).append("` |"));
+		md.append("\n|---|---|");
+		rows.forEach(row -> md.append("---|"));
+		md.append('\n');
+		if (!rows.isEmpty()) {
+			List<Check> first = evaluate(report, rows.get(0));
+			for (int i = 0; i < first.size(); i++) {
+				md.append("| ").append(first.get(i).what()).append(" | ").append(first.get(i).limitText()).append(" |");
+				for (String row : rows) {
+					md.append(' ').append(evaluate(report, row).get(i).text()).append(" |");
+				}
+				md.append('\n');
+			}
+		}
+		if (!overhead.isEmpty()) {
+			Check check = overhead(overhead);
+			md.append("| ").append(check.what()).append(" | ").append(check.limitText()).append(" |");
+			rows.forEach(row -> md.append(row.equals(Implementations.DISTLOCK) ? " — |" : " " + check.text() + " |"));
+			md.append('\n');
+		}
+	}
+
+	/** The targets of {@code rows}, then the annotation overhead's, as JSON entries. */
+	static List<Object> json(Report report, List<String> rows, Map<String, Object> overhead) {
+		List<Object> targets = new ArrayList<>();
+		for (String implementation : rows) {
+			for (Check check : evaluate(report, implementation)) {
+				targets.add(check.json(implementation));
+			}
+		}
+		if (!overhead.isEmpty()) {
+			targets.add(overhead(overhead).json(Implementations.DISTLOCK + "-annotation"));
+		}
+		return targets;
+	}
+
 	private static Check ratio(Report report, String implementation, String scenario, String metric, String what,
 			double limit, boolean atMost) {
 		ScenarioResult floor = report.result(scenario, Implementations.FLOOR);
@@ -60,6 +103,20 @@ final class Targets {
 
 		String limitText() {
 			return (atMost ? "≤ " : "≥ ") + Report.format(limit, 2);
+		}
+
+		String text() {
+			return Report.format(value, 2) + (met() ? " ✅" : " ❌");
+		}
+
+		Map<String, Object> json(String implementation) {
+			Map<String, Object> entry = new LinkedHashMap<>();
+			entry.put("implementation", implementation);
+			entry.put("target", what);
+			entry.put("value", Report.round(value, 3));
+			entry.put("limit", limitText());
+			entry.put("met", met());
+			return entry;
 		}
 	}
 

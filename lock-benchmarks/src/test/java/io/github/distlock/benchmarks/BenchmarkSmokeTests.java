@@ -19,9 +19,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
- * Proves the harness works, on a few operations per implementation: every adapter locks
- * and unlocks, the contended scenario finds mutual exclusion intact for each, a hand-over
- * between instances completes. Timing is never asserted; it belongs to the full run.
+ * Proves the harness works, on a few operations per implementation, in each of two runs
+ * ({@code --repeat=2}): every adapter locks and unlocks, the contended scenario finds
+ * mutual exclusion intact for each, a hand-over between instances completes, and the
+ * report summarises the two runs as medians with their spreads. Timing is never asserted;
+ * it belongs to the full run.
  */
 class BenchmarkSmokeTests {
 
@@ -31,28 +33,35 @@ class BenchmarkSmokeTests {
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension().withoutFlushing();
 
-	private static Report report;
+	private static final int RUNS = 2;
+
+	private static RepeatedReport repeated;
 
 	private static String progress;
 
 	@BeforeAll
 	static void runSmokeBenchmark() {
-		report = new Report(Map.of("date", "test"), Implementations.single());
+		repeated = new RepeatedReport(Map.of("date", "test"), Implementations.single(), Topology.SINGLE);
 		ByteArrayOutputStream out = new ByteArrayOutputStream();
 		new BenchmarkRunner(new RedisNodes.Single(redis.server()), BenchmarkSettings.smoke(),
 				new PrintStream(out, true, StandardCharsets.UTF_8))
-			.run(report, Implementations.single(), SCENARIOS, false);
+			.repeat(RUNS, repeated, Implementations.single(), SCENARIOS, false);
 		progress = out.toString(StandardCharsets.UTF_8);
 	}
 
 	@Test
-	void everyImplementationRanEveryScenario() {
-		assertThat(report.results()).hasSize(Implementations.single().size() * SCENARIOS.size());
-		assertThat(report.results()).as(progress).allSatisfy(result -> assertThat(result.error()).isNull());
+	void everyImplementationRanEveryScenarioInEveryRun() {
+		assertThat(repeated.runs()).hasSize(RUNS);
+		assertThat(progress).contains("run 1 of 2", "run 2 of 2");
+		for (Report report : repeated.runs()) {
+			assertThat(report.results()).hasSize(Implementations.single().size() * SCENARIOS.size());
+			assertThat(report.results()).as(progress).allSatisfy(result -> assertThat(result.error()).isNull());
+		}
 	}
 
 	@Test
 	void everyImplementationLocksAndUnlocks() {
+		Report report = repeated.runs().get(RUNS - 1);
 		for (LockImplementation implementation : Implementations.single()) {
 			ScenarioResult uncontended = report.result("uncontended", implementation.name());
 			assertThat(uncontended).as(implementation.name()).isNotNull();
@@ -62,6 +71,12 @@ class BenchmarkSmokeTests {
 
 	@Test
 	void contendedLockExcludesAcrossInstancesForEveryImplementation() {
+		for (Report report : repeated.runs()) {
+			contendedLockExcludes(report);
+		}
+	}
+
+	private static void contendedLockExcludes(Report report) {
 		for (LockImplementation implementation : Implementations.single()) {
 			ScenarioResult contended = report.result("contended", implementation.name());
 			assertThat(contended).as(implementation.name()).isNotNull();
@@ -75,6 +90,7 @@ class BenchmarkSmokeTests {
 
 	@Test
 	void everyHandOverBetweenInstancesCompletes() {
+		Report report = repeated.runs().get(0);
 		for (LockImplementation implementation : Implementations.single()) {
 			ScenarioResult handoff = report.result("handoff", implementation.name());
 			assertThat(handoff).as(implementation.name()).isNotNull();
@@ -84,6 +100,7 @@ class BenchmarkSmokeTests {
 
 	@Test
 	void reportsTablesAndJson() {
+		Report report = repeated.runs().get(0);
 		String markdown = report.markdown();
 		for (LockImplementation implementation : Implementations.single()) {
 			assertThat(markdown).contains("| `" + implementation.name() + "` |");
@@ -92,6 +109,35 @@ class BenchmarkSmokeTests {
 		String json = report.json();
 		assertThat(json).startsWith("{").contains("\"scenario\": \"contended\"", "\"mutualExclusion\": true");
 	}
+
+	@Test
+	void summarisesTheRunsAsMediansWithTheirSpreads() {
+		String markdown = repeated.markdown();
+		assertThat(markdown)
+			.contains("### Medians over 2 runs", "#### 1. Uncontended", "#### 3. Contended",
+					"#### 4. Hand-over across instances", "<details><summary>Run 1 of 2</summary>",
+					"<details><summary>Run 2 of 2</summary>")
+			.doesNotContain("failed");
+		for (LockImplementation implementation : Implementations.single()) {
+			String name = implementation.name();
+			// p50 µs, × floor, p99 µs, × floor, cycles/s, × floor: each "median
+			// (min–max)".
+			assertThat(markdown).as(name).containsPattern("\\| `" + name + "` \\|( " + SPREAD + " \\|){6}\n");
+			for (String metric : List.of("p50Us", "p99Us", "cyclesPerSecond")) {
+				double first = repeated.runs().get(0).result("uncontended", name).number(metric);
+				double second = repeated.runs().get(1).result("uncontended", name).number(metric);
+				assertThat(repeated.spread("uncontended", name, metric)).as(name + " " + metric)
+					.isEqualTo(new Spread((first + second) / 2, Math.min(first, second), Math.max(first, second), 2));
+				assertThat(repeated.ratioToFloor("uncontended", name, metric).runs()).isEqualTo(2);
+			}
+		}
+		assertThat(markdown).contains("| `floor` | ").contains("| 1.00 (1.00–1.00) |");
+		assertThat(repeated.json()).contains("\"repeat\": 2", "\"waitP50MsToFloor\": {", "\"gapP99Us\": {", "\"min\": ",
+				"\"max\": ");
+	}
+
+	/** A number, then its spread in brackets: {@code 1,234.5 (1,200.0–1,300.0)}. */
+	static final String SPREAD = "[\\d,.]+ \\([\\d,.]+–[\\d,.]+\\)";
 
 	@Test
 	void updatesOnlyTheGeneratedSectionOfTheResultsDocument(@TempDir Path directory) throws IOException {

@@ -25,8 +25,9 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
  * Proves the cluster and quorum rows of the harness work, on a few operations per
  * implementation, each on the topology the harness starts for it (a 3 + 3 Redis Cluster,
  * 5 independent servers; closed before the assertions): in the contended scenario every
- * adapter locks and unlocks, and mutual exclusion holds across two instances. Timing is
- * never asserted.
+ * adapter locks and unlocks, and mutual exclusion holds across two instances, in each of
+ * two runs ({@code --repeat=2}) that the report summarises as medians with their spreads.
+ * Timing is never asserted.
  */
 class TopologyBenchmarkSmokeTests {
 
@@ -39,7 +40,9 @@ class TopologyBenchmarkSmokeTests {
 	 */
 	private static final List<Scenario> SCENARIOS = List.of(new ContendedScenario());
 
-	private static final Map<Topology, Report> reports = new EnumMap<>(Topology.class);
+	private static final int RUNS = 2;
+
+	private static final Map<Topology, RepeatedReport> reports = new EnumMap<>(Topology.class);
 
 	private static final Map<Topology, String> progress = new EnumMap<>(Topology.class);
 
@@ -50,18 +53,19 @@ class TopologyBenchmarkSmokeTests {
 				continue;
 			}
 			long start = System.nanoTime();
-			Report report = new Report(Map.of("date", "test"), topology.implementations(), topology);
+			RepeatedReport report = new RepeatedReport(Map.of("date", "test"), topology.implementations(), topology);
 			ByteArrayOutputStream out = new ByteArrayOutputStream();
 			try (RedisNodes redis = topology.start()) {
 				new BenchmarkRunner(redis, BenchmarkSettings.smoke(),
 						new PrintStream(out, true, StandardCharsets.UTF_8))
-					.run(report, topology.implementations(), SCENARIOS, false);
+					.repeat(RUNS, report, topology.implementations(), SCENARIOS, false);
 			}
 			reports.put(topology, report);
 			progress.put(topology, out.toString(StandardCharsets.UTF_8));
 			System.out.print(progress.get(topology));
-			System.out.printf("[topology-smoke] %s: %d implementations x %d scenarios in %.1f s%n", topology.option(),
-					topology.implementations().size(), SCENARIOS.size(), (System.nanoTime() - start) / 1e9);
+			System.out.printf("[topology-smoke] %s: %d implementations x %d scenarios x %d runs in %.1f s%n",
+					topology.option(), topology.implementations().size(), SCENARIOS.size(), RUNS,
+					(System.nanoTime() - start) / 1e9);
 		}
 	}
 
@@ -80,7 +84,7 @@ class TopologyBenchmarkSmokeTests {
 		}
 	}
 
-	private static Report report(Topology topology) {
+	private static RepeatedReport report(Topology topology) {
 		if (topology == Topology.CLUSTER) {
 			RedisClusterExtension.assumeClusterSupported();
 		}
@@ -89,17 +93,24 @@ class TopologyBenchmarkSmokeTests {
 
 	@ParameterizedTest
 	@EnumSource(value = Topology.class, names = { "CLUSTER", "QUORUM" })
-	void everyImplementationRanEveryScenario(Topology topology) {
-		Report report = report(topology);
-		assertThat(report.results()).hasSize(topology.implementations().size() * SCENARIOS.size());
-		assertThat(report.results()).as(progress.get(topology))
-			.allSatisfy(result -> assertThat(result.error()).isNull());
+	void everyImplementationRanEveryScenarioInEveryRun(Topology topology) {
+		assertThat(report(topology).runs()).hasSize(RUNS);
+		for (Report report : report(topology).runs()) {
+			assertThat(report.results()).hasSize(topology.implementations().size() * SCENARIOS.size());
+			assertThat(report.results()).as(progress.get(topology))
+				.allSatisfy(result -> assertThat(result.error()).isNull());
+		}
 	}
 
 	@ParameterizedTest
 	@EnumSource(value = Topology.class, names = { "CLUSTER", "QUORUM" })
 	void everyImplementationLocksUnlocksAndExcludes(Topology topology) {
-		Report report = report(topology);
+		for (Report report : report(topology).runs()) {
+			locksUnlocksAndExcludes(topology, report);
+		}
+	}
+
+	private static void locksUnlocksAndExcludes(Topology topology, Report report) {
 		for (LockImplementation implementation : topology.implementations()) {
 			String name = topology.option() + " " + implementation.name();
 			ScenarioResult contended = report.result("contended", implementation.name());
@@ -114,13 +125,33 @@ class TopologyBenchmarkSmokeTests {
 	@ParameterizedTest
 	@EnumSource(value = Topology.class, names = { "CLUSTER", "QUORUM" })
 	void reportsTheTopologysTablesWithoutTheSingleRedisTargets(Topology topology) {
-		String markdown = report(topology).markdown();
+		String markdown = report(topology).runs().get(0).markdown();
 		for (LockImplementation implementation : topology.implementations()) {
 			assertThat(markdown).contains("| `" + implementation.name() + "` |");
 		}
 		assertThat(markdown).contains("### 3. Contended", "### Redis commands per operation")
 			.doesNotContain("failed:", "### 1. Uncontended", "### 4. Hand-over", "### 5. Many ids", "### Targets");
-		assertThat(reports.get(topology).json()).contains("\"mutualExclusion\": true", "\"targets\": []");
+		assertThat(report(topology).runs().get(0).json()).contains("\"mutualExclusion\": true", "\"targets\": []");
+	}
+
+	@ParameterizedTest
+	@EnumSource(value = Topology.class, names = { "CLUSTER", "QUORUM" })
+	void summarisesTheRunsAsMediansWithTheirSpreads(Topology topology) {
+		RepeatedReport report = report(topology);
+		String markdown = report.markdown();
+		assertThat(markdown).contains("### Medians over 2 runs", "#### 3. Contended", "Run 2 of 2")
+			.doesNotContain("failed", "#### 1. Uncontended");
+		for (LockImplementation implementation : topology.implementations()) {
+			String name = implementation.name();
+			// wait p50 ms, × floor, wait p99 ms, × floor, acq/s, × floor.
+			assertThat(markdown).as(name)
+				.containsPattern("\\| `" + name + "` \\|( " + BenchmarkSmokeTests.SPREAD + " \\|){6}\n");
+			double first = report.runs().get(0).result("contended", name).number("acquisitionsPerSecond");
+			double second = report.runs().get(1).result("contended", name).number("acquisitionsPerSecond");
+			assertThat(report.spread("contended", name, "acquisitionsPerSecond")).as(name)
+				.isEqualTo(new Spread((first + second) / 2, Math.min(first, second), Math.max(first, second), 2));
+		}
+		assertThat(report.json()).contains("\"repeat\": 2", "\"acquisitionsPerSecondToFloor\": {");
 	}
 
 	@Test

@@ -67,7 +67,8 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 
 	private final RedisLockCommands commands;
 
-	private final @Nullable ReplicaAcknowledgedWrites replicated;
+	/** The writes that wait for replicas, and what the store answers after them. */
+	private final @Nullable ReplicaAcknowledgedReplies replicated;
 
 	private final boolean replicatedRenewals;
 
@@ -118,7 +119,7 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 		this.sharded = isLettuceCluster(redis.getRequiredConnectionFactory());
 		this.commands = new RedisLockCommands(redis, this.keys.releaseChannel(), fencingRetention.toMillis(),
 				this.sharded);
-		this.replicated = replicated;
+		this.replicated = (replicated != null) ? new ReplicaAcknowledgedReplies(replicated, this.commands) : null;
 		this.replicatedRenewals = replicated != null && replicatedRenewals;
 	}
 
@@ -146,10 +147,10 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 		long reply;
 		try {
 			if (this.replicated != null) {
-				ReplicaAcknowledgedWrites.Written written = this.commands.acquire(this.replicated, key, owner,
+				ReplicaAcknowledgedWrites.Written written = this.commands.acquire(this.replicated.writes(), key, owner,
 						leaseMillis);
-				if (!replicatedEnough(written)) {
-					return notReplicated(key, owner, written);
+				if (!this.replicated.replicatedEnough(written)) {
+					return this.replicated.withdraw(key, owner, written);
 				}
 				reply = written.reply();
 			}
@@ -168,10 +169,10 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 		long reply;
 		try {
 			if (this.replicated != null) {
-				ReplicaAcknowledgedWrites.Written written = this.commands.handOver(this.replicated, key, owner,
+				ReplicaAcknowledgedWrites.Written written = this.commands.handOver(this.replicated.writes(), key, owner,
 						newOwner, leaseMillis, mayStayLocal);
-				if (!replicatedEnough(written)) {
-					return notReplicated(key, newOwner, written);
+				if (!this.replicated.replicatedEnough(written)) {
+					return this.replicated.withdraw(key, newOwner, written);
 				}
 				reply = written.reply();
 			}
@@ -210,13 +211,11 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 	public ExtendReply extend(String key, String owner, long leaseMillis) {
 		if (this.replicatedRenewals) {
 			try {
-				ReplicaAcknowledgedWrites.Written written = this.commands.expire(this.replicated, key, owner,
+				ReplicaAcknowledgedWrites.Written written = this.commands.expire(this.replicated.writes(), key, owner,
 						leaseMillis);
-				if (!replicatedEnough(written)) {
+				if (!this.replicated.replicatedEnough(written)) {
 					return new Unknown(new TransientDataAccessResourceException(
-							"The lease reset was not replicated: " + new NotReplicated(written.acknowledged(),
-									this.replicated.minReplicas(), this.replicated.timeout())
-								.reason()));
+							"The lease reset was not replicated: " + this.replicated.notReplicated(written).reason()));
 				}
 				return (written.reply() == 1) ? Extended.INSTANCE : NotOwned.INSTANCE;
 			}
@@ -309,29 +308,8 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 	@Override
 	public void close() {
 		if (this.replicated != null) {
-			this.replicated.close();
+			this.replicated.writes().close();
 		}
-	}
-
-	private boolean replicatedEnough(ReplicaAcknowledgedWrites.Written written) {
-		// -1: the script wrote no new owner, so nothing had to be acknowledged.
-		return written.acknowledged() < 0 || written.acknowledged() >= this.replicated.minReplicas();
-	}
-
-	/**
-	 * Removes a write too few replicas acknowledged, owner-checked, before answering;
-	 * when that fails too, the lock expires with its lease.
-	 */
-	private NotReplicated notReplicated(String key, String owner, ReplicaAcknowledgedWrites.Written written) {
-		try {
-			this.commands.release(key, owner);
-		}
-		catch (RuntimeException ex) {
-			if (!RedisFailures.outcomeUnknown(ex)) {
-				throw ex;
-			}
-		}
-		return new NotReplicated(written.acknowledged(), this.replicated.minReplicas(), this.replicated.timeout());
 	}
 
 	private static Unknown unknownOrThrow(RuntimeException failure) {

@@ -2,7 +2,6 @@ package io.github.distlock.redis;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -10,13 +9,11 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 import io.lettuce.core.cluster.RedisClusterClient;
-import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.pubsub.RedisClusterPubSubAdapter;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -29,8 +26,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * The release subscriptions of this instance on a Redis Cluster: one sharded pub/sub
  * subscription ({@code SSUBSCRIBE}) per lock that a thread of this instance waits for, on
  * the lock's shard channel ({@link LockKeys#releaseShardChannel}), at the master serving
- * the lock's slot. A release is thus sent to the nodes of one shard only, and only to the
- * instances waiting for that lock, instead of being broadcast to every node.
+ * the lock's slot ({@link ShardChannels} keeps them; this class holds the connection and
+ * follows the topology). A release is thus sent to the nodes of one shard only, and only
+ * to the instances waiting for that lock, instead of being broadcast to every node.
  * <p>
  * A channel is subscribed when a waiter first needs it ({@link #ensureActive}) and
  * unsubscribed once no waiter of this instance asked for it for {@value #IDLE_SECONDS}
@@ -74,7 +72,8 @@ final class ShardedReleaseSubscription extends RedisClusterPubSubAdapter<String,
 	 */
 	private volatile @Nullable RedisClusterClient client;
 
-	private final ConcurrentHashMap<String, Channel> channels = new ConcurrentHashMap<>();
+	private final ShardChannels channels = new ShardChannels(() -> this.connection, this::masterBySlot,
+			this::refreshTopology);
 
 	private final ReentrantLock opening = new ReentrantLock();
 
@@ -87,9 +86,6 @@ final class ShardedReleaseSubscription extends RedisClusterPubSubAdapter<String,
 	private volatile long nextOpenAttemptNanos = System.nanoTime();
 
 	private volatile long nextRefreshNanos = System.nanoTime();
-
-	/** Set once a node refused {@code SSUBSCRIBE} as an unknown command. */
-	private volatile boolean broadcast;
 
 	private volatile boolean closed;
 
@@ -137,13 +133,7 @@ final class ShardedReleaseSubscription extends RedisClusterPubSubAdapter<String,
 		if (connection == null) {
 			return false;
 		}
-		Channel channel = this.channels.computeIfAbsent(LockKeys.releaseShardChannel(key), Channel::new);
-		channel.wantedAt = System.nanoTime();
-		CompletableFuture<?> confirmation = channel.confirmation;
-		if (confirmation == null || confirmation.isCompletedExceptionally() || !channel.isCurrent(owner(channel))) {
-			confirmation = subscribe(channel);
-		}
-		return await(confirmation, deadlineNanos);
+		return await(this.channels.want(key), deadlineNanos);
 	}
 
 	/** How many lock channels this instance is subscribed to (or subscribing). */
@@ -191,7 +181,8 @@ final class ShardedReleaseSubscription extends RedisClusterPubSubAdapter<String,
 			long sweepMillis = Math.max(1, Math.min(MAX_SWEEP_INTERVAL_MILLIS, this.idleNanos / 2_000_000));
 			this.sweeper = client.getResources()
 				.eventExecutorGroup()
-				.scheduleAtFixedRate(this::unsubscribeIdle, sweepMillis, sweepMillis, TimeUnit.MILLISECONDS);
+				.scheduleAtFixedRate(() -> this.channels.unsubscribeIdle(this.idleNanos), sweepMillis, sweepMillis,
+						TimeUnit.MILLISECONDS);
 			this.connection = opened;
 			if (this.closed) {
 				close();
@@ -205,76 +196,12 @@ final class ShardedReleaseSubscription extends RedisClusterPubSubAdapter<String,
 	}
 
 	/**
-	 * The master serving the channel's slot in the client's view of the cluster, or
+	 * The master serving {@code slot} in the client's view of the cluster, or
 	 * {@code null} if none does.
 	 */
-	private @Nullable RedisClusterNode owner(Channel channel) {
+	private @Nullable RedisClusterNode masterBySlot(int slot) {
 		RedisClusterClient client = this.client;
-		return (client != null) ? client.getPartitions().getMasterBySlot(channel.slot) : null;
-	}
-
-	/**
-	 * (Re-)subscribes {@code channel} at the master of its slot, and unsubscribes it
-	 * where it was before if that connection is still open.
-	 */
-	private CompletableFuture<?> subscribe(Channel channel) {
-		StatefulRedisClusterPubSubConnection<String, String> connection = this.connection;
-		synchronized (channel) {
-			CompletableFuture<?> pending = channel.confirmation;
-			RedisClusterNode owner = owner(channel);
-			if (pending != null && !pending.isDone() && owner != null && owner.getNodeId().equals(channel.nodeId)) {
-				return pending;
-			}
-			if (connection == null || owner == null) {
-				refreshTopology();
-				return CompletableFuture.failedFuture(new IllegalStateException(
-						"No connection or no master known for slot " + channel.slot + " of " + channel.name));
-			}
-			StatefulRedisPubSubConnection<String, String> previous = channel.node;
-			String nodeId = owner.getNodeId();
-			CompletableFuture<?> confirmation = connection.getConnectionAsync(nodeId).thenCompose((node) -> {
-				synchronized (channel) {
-					channel.node = node;
-				}
-				if (previous != null && previous != node && previous.isOpen()) {
-					previous.async().sunsubscribe(channel.name);
-				}
-				return (this.broadcast ? node.async().subscribe(channel.name) : node.async().ssubscribe(channel.name))
-					.toCompletableFuture();
-			}).handle((ignored, failure) -> {
-				if (failure != null) {
-					return fellBackOrFailed(channel, failure);
-				}
-				return CompletableFuture.completedFuture(null);
-			}).thenCompose((result) -> result);
-			channel.nodeId = nodeId;
-			channel.confirmation = confirmation;
-			return confirmation;
-		}
-	}
-
-	/**
-	 * After a failed subscription: a server without sharded pub/sub switches to classic
-	 * channels; any other failure refreshes the topology, and the next waiter tries
-	 * again.
-	 */
-	private CompletableFuture<?> fellBackOrFailed(Channel channel, Throwable failure) {
-		String message = String.valueOf(rootCause(failure).getMessage());
-		if (!this.broadcast && message.toLowerCase(java.util.Locale.ROOT).contains("unknown command")) {
-			this.broadcast = true;
-			logger.info("Redis does not know SSUBSCRIBE (before Redis 7): lock releases are subscribed with"
-					+ " classic SUBSCRIBE, and published by PUBLISH, which the cluster broadcasts to every node");
-			StatefulRedisPubSubConnection<String, String> node = channel.node;
-			if (node != null) {
-				return node.async().subscribe(channel.name).toCompletableFuture();
-			}
-		}
-		if (logger.isDebugEnabled()) {
-			logger.debug("Subscribing to releases on " + channel.name + " failed; refreshing the cluster topology: "
-					+ failure);
-		}
-		refreshTopology();
-		return CompletableFuture.failedFuture(failure);
+		return (client != null) ? client.getPartitions().getMasterBySlot(slot) : null;
 	}
 
 	private void refreshTopology() {
@@ -296,33 +223,9 @@ final class ShardedReleaseSubscription extends RedisClusterPubSubAdapter<String,
 	 * connection is closed.
 	 */
 	private void resubscribeMoved() {
-		if (this.closed) {
-			return;
+		if (!this.closed) {
+			this.channels.resubscribeMoved();
 		}
-		for (Channel channel : this.channels.values()) {
-			if (!channel.isCurrent(owner(channel))) {
-				subscribe(channel);
-			}
-		}
-	}
-
-	private void unsubscribeIdle() {
-		long now = System.nanoTime();
-		this.channels.values().removeIf((channel) -> {
-			if (now - channel.wantedAt < this.idleNanos) {
-				return false;
-			}
-			StatefulRedisPubSubConnection<String, String> node = channel.node;
-			if (node != null && node.isOpen()) {
-				if (this.broadcast) {
-					node.async().unsubscribe(channel.name);
-				}
-				else {
-					node.async().sunsubscribe(channel.name);
-				}
-			}
-			return true;
-		});
 	}
 
 	@Override
@@ -333,7 +236,7 @@ final class ShardedReleaseSubscription extends RedisClusterPubSubAdapter<String,
 	@Override
 	public void message(RedisClusterNode node, String channel, String message) {
 		// Classic channels, on servers without sharded pub/sub.
-		if (this.channels.containsKey(channel)) {
+		if (this.channels.isWanted(channel)) {
 			this.onRelease.accept(message);
 		}
 	}
@@ -342,18 +245,12 @@ final class ShardedReleaseSubscription extends RedisClusterPubSubAdapter<String,
 	 * A node ends a shard channel subscription by itself when the channel's slot stops
 	 * being served there (a slot migration, a failover): subscribe it again where the
 	 * slot is now, if a waiter still wants it. The unsubscriptions of
-	 * {@link #unsubscribeIdle} removed the channel first, so they are not re-subscribed.
+	 * {@link ShardChannels#unsubscribeIdle} removed the channel first, so they are not
+	 * re-subscribed.
 	 */
 	@Override
 	public void sunsubscribed(RedisClusterNode node, String name, long count) {
-		Channel channel = this.channels.get(name);
-		if (channel != null && !this.closed && (node == null || node.getNodeId().equals(channel.nodeId))) {
-			synchronized (channel) {
-				CompletableFuture<?> confirmation = channel.confirmation;
-				if (confirmation != null && confirmation.isDone()) {
-					channel.confirmation = null;
-				}
-			}
+		if (!this.closed && this.channels.endedByNode(node, name)) {
 			refreshTopology();
 		}
 	}
@@ -394,52 +291,6 @@ final class ShardedReleaseSubscription extends RedisClusterPubSubAdapter<String,
 		catch (ExecutionException | TimeoutException ex) {
 			return false;
 		}
-	}
-
-	private static Throwable rootCause(Throwable failure) {
-		Throwable cause = failure;
-		while (cause.getCause() != null && cause.getCause() != cause) {
-			cause = cause.getCause();
-		}
-		return cause;
-	}
-
-	/** One lock's shard channel and where it is subscribed. */
-	private static final class Channel {
-
-		final String name;
-
-		final int slot;
-
-		volatile long wantedAt = System.nanoTime();
-
-		/** The node it is subscribed (or being subscribed) at. */
-		volatile @Nullable String nodeId;
-
-		volatile @Nullable StatefulRedisPubSubConnection<String, String> node;
-
-		/** Completes when the node confirmed the subscription; null after it ended. */
-		volatile @Nullable CompletableFuture<?> confirmation;
-
-		Channel(String name) {
-			this.name = name;
-			this.slot = SlotHash.getSlot(name);
-		}
-
-		/**
-		 * Whether it is subscribed, or being subscribed, at {@code owner} on an open
-		 * connection.
-		 */
-		boolean isCurrent(@Nullable RedisClusterNode owner) {
-			CompletableFuture<?> current = this.confirmation;
-			StatefulRedisPubSubConnection<String, String> on = this.node;
-			if (current == null || current.isCompletedExceptionally() || owner == null
-					|| !owner.getNodeId().equals(this.nodeId)) {
-				return false;
-			}
-			return !current.isDone() || (on != null && on.isOpen());
-		}
-
 	}
 
 }

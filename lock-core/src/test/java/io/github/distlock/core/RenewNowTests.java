@@ -1,14 +1,12 @@
 package io.github.distlock.core;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockLostException;
 import io.github.distlock.store.InMemoryLockStore;
+import io.github.distlock.store.MutableClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -22,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class RenewNowTests {
 
-	private final SteppedClock clock = new SteppedClock();
+	private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
 
 	private final InMemoryLockStore store = new InMemoryLockStore(this.clock);
 
@@ -86,32 +84,6 @@ class RenewNowTests {
 			assertThat(handle.isHeld()).isTrue();
 		}
 		assertThat(this.shortLeaseEngine.pendingRenewalTasks()).isZero();
-	}
-
-	/** A clock that stands still until the test moves it on. */
-	private static final class SteppedClock extends Clock {
-
-		private volatile Instant now = Instant.parse("2026-01-01T00:00:00Z");
-
-		void advance(Duration duration) {
-			this.now = this.now.plus(duration);
-		}
-
-		@Override
-		public Instant instant() {
-			return this.now;
-		}
-
-		@Override
-		public ZoneId getZone() {
-			return ZoneOffset.UTC;
-		}
-
-		@Override
-		public Clock withZone(ZoneId zone) {
-			throw new UnsupportedOperationException("A SteppedClock has one zone");
-		}
-
 	}
 
 }

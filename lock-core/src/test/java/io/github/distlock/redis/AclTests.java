@@ -39,9 +39,11 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  */
 class AclTests {
 
-	/** The README's minimal ACL for the default prefix {@code distlock:}. */
-	static final String[] LOCK_ACL = { "~distlock:*", "&distlock:*", "+evalsha", "+eval", "+exists", "+pttl",
-			"+subscribe", "+unsubscribe", "+get", "+set", "+append", "+del", "+publish", "+pexpire", "+time" };
+	/**
+	 * The README's minimal ACL for the default prefix {@code distlock:}: the rules of its
+	 * first {@code ACL SETUSER} line, after the user name, {@code on} and the password.
+	 */
+	static final String[] LOCK_ACL = rules(ReadmeAcl.commands().get(0));
 
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension(AclTests::startRedis);
@@ -157,6 +159,12 @@ class AclTests {
 		// script can't publish...".
 		assertTimeoutPreemptively(Duration.ofSeconds(30), () -> assertThatException().isThrownBy(held::close)
 			.satisfies((ex) -> assertThat(messages(ex)).containsAnyOf("NOPERM", "can't publish to the channel")));
+	}
+
+	private static String[] rules(List<String> command) {
+		List<String> head = List.of("ACL", "SETUSER", ReadmeAcl.USER, "on", ">" + ReadmeAcl.PASSWORD);
+		assertThat(command.subList(0, head.size())).as("the README's first ACL line").isEqualTo(head);
+		return command.subList(head.size(), command.size()).toArray(String[]::new);
 	}
 
 	private RedisLockService service(String user, String password, RedisLockSettings settings) {

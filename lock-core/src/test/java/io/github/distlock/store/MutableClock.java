@@ -7,17 +7,18 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 
 /**
- * A clock that stands still until a test moves it on.
+ * A clock that stands still until a test moves it on; for the stores' tests and the
+ * engine's.
  */
-final class MutableClock extends Clock {
+public final class MutableClock extends Clock {
 
 	private volatile Instant now;
 
-	MutableClock(Instant start) {
+	public MutableClock(Instant start) {
 		this.now = start;
 	}
 
-	void advance(Duration duration) {
+	public void advance(Duration duration) {
 		this.now = this.now.plus(duration);
 	}
 

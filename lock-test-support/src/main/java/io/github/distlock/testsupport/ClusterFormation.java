@@ -24,30 +24,43 @@ final class ClusterFormation {
 
 	private final RedisCluster cluster;
 
-	private final TopologyResources resources;
-
 	private final Duration nodeTimeout;
 
-	private final List<List<String>> extraArgs;
+	private final NodeArgs nodeArgs;
 
 	private final List<Integer> busPorts = new ArrayList<>();
 
-	ClusterFormation(RedisCluster cluster, TopologyResources resources, Duration nodeTimeout,
-			List<List<String>> extraArgs) {
+	private ClusterFormation(RedisCluster cluster, Duration nodeTimeout, NodeArgs nodeArgs) {
 		this.cluster = cluster;
-		this.resources = resources;
 		this.nodeTimeout = nodeTimeout;
-		this.extraArgs = extraArgs;
+		this.nodeArgs = nodeArgs;
+	}
+
+	/**
+	 * Starts the six nodes, forms the cluster and returns it once it is healthy, printing
+	 * how long that took; if anything fails, closes what was started.
+	 */
+	static RedisCluster start(Duration nodeTimeout, NodeArgs nodeArgs) {
+		long started = System.nanoTime();
+		RedisCluster cluster = new RedisCluster(TopologyResources.create("distlock-redis-cluster-"));
+		cluster.startOrClose(() -> {
+			ClusterFormation formation = new ClusterFormation(cluster, nodeTimeout, nodeArgs);
+			formation.startNodes();
+			formation.form();
+		});
+		System.out.println("[redis-cluster] " + MASTERS + " masters + " + MASTERS + " replicas ready in "
+				+ RedisTopology.elapsed(started).toMillis() + " ms: " + cluster.nodes());
+		return cluster;
 	}
 
 	/** Starts the masters, then their replicas, each added to the cluster as started. */
-	void startNodes() {
+	private void startNodes() {
 		for (int index = 0; index < 2 * MASTERS; index++) {
 			cluster.addNode(startNode(index));
 		}
 	}
 
-	void form() {
+	private void form() {
 		List<RedisServer> nodes = cluster.servers();
 		for (int index = 0; index < nodes.size(); index++) {
 			RedisServer node = nodes.get(index);
@@ -66,8 +79,8 @@ final class ClusterFormation {
 					Integer.toString(busPorts.get(index)));
 		}
 		ClusterHealth health = new ClusterHealth(cluster);
-		BoundedWait.until("every node knows all " + nodes.size() + " nodes", RedisCluster.TOPOLOGY_TIMEOUT,
-				() -> nodes.stream().allMatch(health::knowsEveryNode), health::describe);
+		cluster.await("every node knows all " + nodes.size() + " nodes",
+				() -> nodes.stream().allMatch(health::knowsEveryNode));
 		for (int master = 0; master < MASTERS; master++) {
 			nodes.get(MASTERS + master).command("CLUSTER", "REPLICATE", cluster.nodeId(nodes.get(master)));
 		}
@@ -75,14 +88,14 @@ final class ClusterFormation {
 	}
 
 	private RedisServer startNode(int index) {
-		Path nodesFile = resources.resolve("nodes-" + index + ".conf");
+		Path nodesFile = cluster.resources().resolve("nodes-" + index + ".conf");
 		RedisServerException failure = null;
 		for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
 			int busPort = RedisServer.freeLoopbackPort();
 			try {
 				// A node that could not bind its bus port may have written an identity.
 				Files.deleteIfExists(nodesFile);
-				RedisServer node = resources.add(configure(RedisServer.builder(), nodesFile, busPort).start());
+				RedisServer node = configure(RedisServer.builder(), nodesFile, busPort).start();
 				busPorts.add(busPort);
 				return node;
 			}
@@ -109,10 +122,7 @@ final class ClusterFormation {
 			.arg("cluster-node-timeout", Long.toString(nodeTimeout.toMillis()))
 			.arg("cluster-replica-validity-factor", "0")
 			.arg("cluster-allow-replica-migration", "no");
-		for (List<String> arg : extraArgs) {
-			node.arg(arg.get(0), arg.subList(1, arg.size()).toArray(String[]::new));
-		}
-		return node;
+		return nodeArgs.applyTo(node);
 	}
 
 }

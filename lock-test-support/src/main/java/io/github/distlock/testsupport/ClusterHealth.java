@@ -29,7 +29,7 @@ final class ClusterHealth {
 		Set<Integer> livePorts = live.stream().map(RedisServer::port).collect(Collectors.toSet());
 		String agreedView = null;
 		for (RedisServer node : live) {
-			String info = node.command(RedisCluster.PROBE_TIMEOUT, "CLUSTER", "INFO");
+			String info = node.command(RedisTopology.PROBE_TIMEOUT, "CLUSTER", "INFO");
 			if (!"ok".equals(RedisInfo.field(info, "cluster_state"))) {
 				return false;
 			}
@@ -38,8 +38,8 @@ final class ClusterHealth {
 				return false;
 			}
 			agreedView = view;
-			if (RedisCluster.role(node).startsWith("slave") && !"up".equals(RedisInfo
-				.field(node.command(RedisCluster.PROBE_TIMEOUT, "INFO", "replication"), "master_link_status"))) {
+			if (RedisTopology.role(node).startsWith("slave") && !"up".equals(RedisInfo
+				.field(node.command(RedisTopology.PROBE_TIMEOUT, "INFO", "replication"), "master_link_status"))) {
 				return false;
 			}
 		}
@@ -49,7 +49,7 @@ final class ClusterHealth {
 	/** {@code node} lists every node of the cluster, each by its real id. */
 	boolean knowsEveryNode(RedisServer node) {
 		List<ClusterNodeEntry> entries = ClusterNodeEntry
-			.parse(node.command(RedisCluster.PROBE_TIMEOUT, "CLUSTER", "NODES"));
+			.parse(node.command(RedisTopology.PROBE_TIMEOUT, "CLUSTER", "NODES"));
 		return entries.size() == cluster.servers().size() && entries.stream().noneMatch(ClusterNodeEntry::isUnknown);
 	}
 
@@ -58,7 +58,7 @@ final class ClusterHealth {
 	 */
 	boolean slotServedEverywhereBy(int slot, RedisServer owner) {
 		for (RedisServer node : cluster.liveNodes()) {
-			String nodes = node.command(RedisCluster.PROBE_TIMEOUT, "CLUSTER", "NODES");
+			String nodes = node.command(RedisTopology.PROBE_TIMEOUT, "CLUSTER", "NODES");
 			if (nodes.contains("[" + slot + "-")) {
 				return false; // still MIGRATING or IMPORTING there
 			}
@@ -85,9 +85,9 @@ final class ClusterHealth {
 				continue;
 			}
 			try {
-				text.append(RedisCluster.role(server))
+				text.append(RedisTopology.role(server))
 					.append(", ")
-					.append(server.command(RedisCluster.PROBE_TIMEOUT, "CLUSTER", "INFO")
+					.append(server.command(RedisTopology.PROBE_TIMEOUT, "CLUSTER", "INFO")
 						.lines()
 						.findFirst()
 						.orElse(""))
@@ -100,7 +100,7 @@ final class ClusterHealth {
 		try {
 			RedisServer node = cluster.anyLiveNode();
 			text.append("CLUSTER NODES on ").append(node.port()).append(":\n");
-			text.append(node.command(RedisCluster.PROBE_TIMEOUT, "CLUSTER", "NODES"));
+			text.append(node.command(RedisTopology.PROBE_TIMEOUT, "CLUSTER", "NODES"));
 		}
 		catch (RuntimeException e) {
 			text.append("(no CLUSTER NODES: ").append(e.getMessage()).append(")");
@@ -115,7 +115,7 @@ final class ClusterHealth {
 	 */
 	private String liveView(RedisServer node, Set<Integer> livePorts) {
 		List<ClusterNodeEntry> entries = ClusterNodeEntry
-			.parse(node.command(RedisCluster.PROBE_TIMEOUT, "CLUSTER", "NODES"));
+			.parse(node.command(RedisTopology.PROBE_TIMEOUT, "CLUSTER", "NODES"));
 		Map<String, Integer> portsById = entries.stream()
 			.collect(Collectors.toMap(ClusterNodeEntry::id, ClusterNodeEntry::port));
 		Map<Integer, String> view = new TreeMap<>();

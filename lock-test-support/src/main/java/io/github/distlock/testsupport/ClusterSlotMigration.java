@@ -93,7 +93,7 @@ public final class ClusterSlotMigration {
 		}
 		finished = true;
 		ClusterHealth health = new ClusterHealth(cluster);
-		BoundedWait.until("every node sees slot " + slot + " served by " + to.port(), RedisCluster.TOPOLOGY_TIMEOUT,
+		BoundedWait.until("every node sees slot " + slot + " served by " + to.port(), RedisTopology.TOPOLOGY_TIMEOUT,
 				() -> health.slotServedEverywhereBy(slot, to), health::describe);
 	}
 

@@ -1,15 +1,8 @@
 package io.github.distlock.testsupport;
 
-import java.io.UncheckedIOException;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 
 /**
@@ -48,7 +41,7 @@ import java.util.stream.Collectors;
  * The helpers that change the topology are meant to be called one at a time, e.g. from
  * the test thread while client threads keep working.
  */
-public final class RedisCluster implements AutoCloseable {
+public final class RedisCluster extends RedisTopology {
 
 	/** How many hash slots a Redis Cluster has. */
 	public static final int SLOTS = 16384;
@@ -60,24 +53,14 @@ public final class RedisCluster implements AutoCloseable {
 	static final RedisVersionRequirement REQUIREMENT = new RedisVersionRequirement("RedisCluster", 7,
 			"cluster-port, CLUSTER ADDSLOTSRANGE, sharded pub/sub");
 
-	static final Duration TOPOLOGY_TIMEOUT = Duration.ofSeconds(30);
-
-	/** Bounds every probe, so a node that hangs costs one poll, not the whole wait. */
-	static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
-
 	private static final Duration FAILOVER_RETRY_INTERVAL = Duration.ofSeconds(10);
 
-	private final TopologyResources resources;
-
-	/** The masters as started, then their replicas in the same order. */
-	private final List<RedisServer> servers = new CopyOnWriteArrayList<>();
-
-	private final Map<RedisServer, String> ids = new ConcurrentHashMap<>();
+	private final ClusterView view = new ClusterView(this);
 
 	private final ClusterHealth health = new ClusterHealth(this);
 
-	private RedisCluster(TopologyResources resources) {
-		this.resources = resources;
+	RedisCluster(TopologyResources resources) {
+		super(resources, "a node of this cluster");
 	}
 
 	/** Starts a cluster with the defaults and returns once it is healthy. */
@@ -95,31 +78,17 @@ public final class RedisCluster implements AutoCloseable {
 	 * and restarts.
 	 */
 	public String nodes() {
-		return servers.stream().map(server -> server.host() + ":" + server.port()).collect(Collectors.joining(","));
-	}
-
-	/** All six nodes, whatever their role now and whether running or not. */
-	public List<RedisServer> servers() {
-		return List.copyOf(servers);
+		return servers().stream().map(server -> server.host() + ":" + server.port()).collect(Collectors.joining(","));
 	}
 
 	/** The masters serving slots now, ordered by their first slot. */
 	public List<RedisServer> masters() {
-		return view().stream()
-			.filter(entry -> entry.isMaster() && !entry.isFailing() && !entry.slots().isEmpty())
-			.sorted(Comparator.comparingInt(entry -> entry.slots().nextSetBit(0)))
-			.map(entry -> serverOnPort(entry.port()))
-			.toList();
+		return view.masters();
 	}
 
 	/** The running replicas (frozen ones included), ordered by port. */
 	public List<RedisServer> replicas() {
-		return view().stream()
-			.filter(ClusterNodeEntry::isReplica)
-			.map(entry -> serverOnPort(entry.port()))
-			.filter(RedisServer::isRunning)
-			.sorted(Comparator.comparingInt(RedisServer::port))
-			.toList();
+		return view.replicas();
 	}
 
 	/**
@@ -130,18 +99,14 @@ public final class RedisCluster implements AutoCloseable {
 		List<RedisServer> replicas = replicasOf(master);
 		if (replicas.size() != 1) {
 			throw new IllegalStateException("master " + master.port() + " has " + replicas.size()
-					+ " replicas, expected one: " + ReplicationFreeze.ports(replicas) + "\n" + describe());
+					+ " replicas, expected one: " + ports(replicas) + "\n" + describe());
 		}
 		return replicas.get(0);
 	}
 
 	/** The replicas of {@code master}, frozen and failing ones included. */
 	public List<RedisServer> replicasOf(RedisServer master) {
-		String masterId = nodeId(master);
-		return view().stream()
-			.filter(entry -> entry.isReplica() && masterId.equals(entry.masterId()))
-			.map(entry -> serverOnPort(entry.port()))
-			.toList();
+		return view.replicasOf(master);
 	}
 
 	/**
@@ -149,7 +114,7 @@ public final class RedisCluster implements AutoCloseable {
 	 * while the cluster formed.
 	 */
 	public String nodeId(RedisServer node) {
-		return ids.computeIfAbsent(requireMember(node), member -> member.command("CLUSTER", "MYID"));
+		return view.nodeId(node);
 	}
 
 	/**
@@ -157,8 +122,7 @@ public final class RedisCluster implements AutoCloseable {
 	 * it.
 	 */
 	public int keySlot(String key) {
-		Objects.requireNonNull(key, "key");
-		return Integer.parseInt(anyLiveNode().command(PROBE_TIMEOUT, "CLUSTER", "KEYSLOT", key));
+		return view.keySlot(Objects.requireNonNull(key, "key"));
 	}
 
 	/** The master that serves {@code key} now. */
@@ -168,15 +132,11 @@ public final class RedisCluster implements AutoCloseable {
 
 	/**
 	 * The master that serves {@code slot} now, as a live node sees it.
+	 * @throws IllegalArgumentException if there is no such slot
 	 * @throws RedisServerException if no master serves it
 	 */
 	public RedisServer masterForSlot(int slot) {
-		requireSlot(slot);
-		return view().stream()
-			.filter(entry -> entry.isMaster() && !entry.isFailing() && entry.slots().get(slot))
-			.map(entry -> serverOnPort(entry.port()))
-			.findFirst()
-			.orElseThrow(() -> new RedisServerException("no master serves slot " + slot + "\n" + describe()));
+		return view.masterForSlot(slot);
 	}
 
 	/**
@@ -187,12 +147,12 @@ public final class RedisCluster implements AutoCloseable {
 	 * @throws IllegalStateException if its replica is paused
 	 */
 	public RedisServer failover(RedisServer master) {
-		requireServingMaster(master);
+		view.requireServingMaster(master);
 		RedisServer replica = requireUnpaused(replicaOf(master), master);
 		long[] lastRequest = { System.nanoTime() };
 		replica.command("CLUSTER", "FAILOVER");
-		BoundedWait.until("replica " + replica.port() + " promoted by CLUSTER FAILOVER and master " + master.port()
-				+ " replicating from it", TOPOLOGY_TIMEOUT, () -> {
+		await("replica " + replica.port() + " promoted by CLUSTER FAILOVER and master " + master.port()
+				+ " replicating from it", () -> {
 					if (role(replica).startsWith("slave")
 							&& elapsed(lastRequest[0]).compareTo(FAILOVER_RETRY_INTERVAL) > 0) {
 						// A manual failover that timed out (5 s) on a loaded machine is
@@ -201,7 +161,7 @@ public final class RedisCluster implements AutoCloseable {
 						replica.command("CLUSTER", "FAILOVER");
 					}
 					return role(replica).equals("master") && role(master).equals("slave " + replica.port());
-				}, health::describe);
+				});
 		awaitHealthy();
 		return replica;
 	}
@@ -216,7 +176,7 @@ public final class RedisCluster implements AutoCloseable {
 	 * @throws IllegalStateException if its replica is paused: it could not be promoted
 	 */
 	public RedisServer killMaster(RedisServer master) {
-		requireServingMaster(master);
+		view.requireServingMaster(master);
 		RedisServer replica = requireUnpaused(replicaOf(master), master);
 		master.kill();
 		awaitPromotion(replica, "after SIGKILL of master " + master.port());
@@ -229,14 +189,10 @@ public final class RedisCluster implements AutoCloseable {
 	 * its slots (Redis turns a returning master whose slots moved on into a replica of
 	 * their new owner) and the cluster is {@linkplain #awaitHealthy() healthy}.
 	 */
+	@Override
 	public void restartAsReplica(RedisServer killed) {
-		requireMember(killed);
-		if (killed.isRunning()) {
-			throw new IllegalStateException("node " + killed.port() + " is running; only a killed node can rejoin");
-		}
-		killed.restart();
-		BoundedWait.until("restarted node " + killed.port() + " rejoined as a replica", TOPOLOGY_TIMEOUT,
-				() -> role(killed).startsWith("slave"), health::describe);
+		requireKilled(killed).restart();
+		await("restarted node " + killed.port() + " rejoined as a replica", () -> role(killed).startsWith("slave"));
 		awaitHealthy();
 	}
 
@@ -258,12 +214,11 @@ public final class RedisCluster implements AutoCloseable {
 	 * until {@link ClusterSlotMigration#finish()}.
 	 */
 	public ClusterSlotMigration beginSlotMigration(int slot, RedisServer from, RedisServer to) {
-		requireSlot(slot);
 		if (!masterForSlot(slot).equals(requireMember(from))) {
 			throw new IllegalArgumentException("slot " + slot + " is served by " + masterForSlot(slot).port()
 					+ ", not by " + from.port() + ", so it cannot be migrated from there");
 		}
-		requireServingMaster(to);
+		view.requireServingMaster(to);
 		if (from.equals(to)) {
 			throw new IllegalArgumentException(
 					"slot " + slot + " cannot be migrated from " + from.port() + " to itself");
@@ -277,7 +232,7 @@ public final class RedisCluster implements AutoCloseable {
 	 * {@link ReplicationFreeze#resume()}.
 	 */
 	public ReplicationFreeze freezeReplication(RedisServer master) {
-		requireServingMaster(master);
+		view.requireServingMaster(master);
 		return ReplicationFreeze.freeze(master, replicasOf(master));
 	}
 
@@ -301,6 +256,7 @@ public final class RedisCluster implements AutoCloseable {
 	}
 
 	/** {@code FLUSHALL} on every running master. */
+	@Override
 	public void flushAll() {
 		for (RedisServer master : masters()) {
 			master.flushAll();
@@ -314,18 +270,9 @@ public final class RedisCluster implements AutoCloseable {
 	 * @throws RedisServerException if that does not happen within 30 s, describing the
 	 * topology
 	 */
-	public void awaitHealthy() {
-		BoundedWait.until("cluster_state:ok on every node, one view of slots and roles, replicas in sync",
-				TOPOLOGY_TIMEOUT, health::isHealthy, health::describe);
-	}
-
-	/**
-	 * Kills every node and deletes every file of the cluster. Calling it again does
-	 * nothing.
-	 */
 	@Override
-	public void close() {
-		resources.close();
+	public void awaitHealthy() {
+		await("cluster_state:ok on every node, one view of slots and roles, replicas in sync", health::isHealthy);
 	}
 
 	@Override
@@ -337,82 +284,20 @@ public final class RedisCluster implements AutoCloseable {
 	 * What each node is and sees, for failure messages: its role and cluster state, and
 	 * {@code CLUSTER NODES} of the first live node.
 	 */
+	@Override
 	public String describe() {
 		return health.describe();
 	}
 
 	// ----------------------------------------------------------------------------------------------
-	// for ClusterHealth and ClusterSlotMigration
-
-	/** Where the topology keeps its own files; for tests of the clean-up. */
-	Path directory() {
-		return resources.directory();
-	}
-
-	/** For {@link ClusterFormation}: a started node, in the order masters, replicas. */
-	void addNode(RedisServer node) {
-		servers.add(node);
-	}
-
-	/** Running and not paused: the nodes that can answer. */
-	List<RedisServer> liveNodes() {
-		return servers.stream().filter(server -> server.isRunning() && !server.isPaused()).toList();
-	}
-
-	RedisServer serverOnPort(int port) {
-		return servers.stream()
-			.filter(server -> server.port() == port)
-			.findFirst()
-			.orElseThrow(
-					() -> new IllegalStateException("no node of this cluster listens on " + port + ": " + nodes()));
-	}
-
-	/** {@code master}, or {@code slave <master port>}, from {@code ROLE}. */
-	static String role(RedisServer server) {
-		List<String> role = server.command(PROBE_TIMEOUT, "ROLE").lines().toList();
-		return role.get(0).equals("slave") ? "slave " + role.get(2) : role.get(0);
-	}
-
-	// ----------------------------------------------------------------------------------------------
 
 	private void awaitPromotion(RedisServer replica, String when) {
-		BoundedWait.until("replica " + replica.port() + " promoted to master " + when, TOPOLOGY_TIMEOUT,
-				() -> role(replica).equals("master"), health::describe);
+		await("replica " + replica.port() + " promoted to master " + when, () -> role(replica).equals("master"));
 		awaitHealthy();
 	}
 
-	/** {@code CLUSTER NODES} of the first live node that answers. */
-	private List<ClusterNodeEntry> view() {
-		RuntimeException failure = null;
-		for (RedisServer node : liveNodes()) {
-			try {
-				return ClusterNodeEntry.parse(node.command(PROBE_TIMEOUT, "CLUSTER", "NODES"));
-			}
-			catch (RedisServerException | UncheckedIOException e) {
-				failure = e;
-			}
-		}
-		throw new RedisServerException("no node of the cluster answers CLUSTER NODES: " + nodes(), failure);
-	}
-
 	RedisServer anyLiveNode() {
-		return liveNodes().stream()
-			.findFirst()
-			.orElseThrow(() -> new RedisServerException("no node of the cluster is running: " + nodes()));
-	}
-
-	private RedisServer requireMember(RedisServer node) {
-		if (!servers.contains(Objects.requireNonNull(node, "node"))) {
-			throw new IllegalArgumentException(node + " is not a node of this cluster: " + nodes());
-		}
-		return node;
-	}
-
-	private void requireServingMaster(RedisServer node) {
-		if (!masters().contains(requireMember(node))) {
-			throw new IllegalArgumentException("node " + node.port() + " is not a master serving slots; masters are "
-					+ ReplicationFreeze.ports(masters()));
-		}
+		return view.anyLiveNode();
 	}
 
 	private static RedisServer requireUnpaused(RedisServer replica, RedisServer master) {
@@ -423,16 +308,6 @@ public final class RedisCluster implements AutoCloseable {
 		return replica;
 	}
 
-	private static void requireSlot(int slot) {
-		if (slot < 0 || slot >= SLOTS) {
-			throw new IllegalArgumentException("slot must be 0.." + (SLOTS - 1) + ", was " + slot);
-		}
-	}
-
-	private static Duration elapsed(long sinceNanos) {
-		return Duration.ofNanos(System.nanoTime() - sinceNanos);
-	}
-
 	/**
 	 * Configures a {@link RedisCluster} before starting it.
 	 */
@@ -440,7 +315,7 @@ public final class RedisCluster implements AutoCloseable {
 
 		private Duration nodeTimeout = Duration.ofSeconds(1);
 
-		private final List<List<String>> extraArgs = new ArrayList<>();
+		private final NodeArgs nodeArgs = new NodeArgs();
 
 		private Builder() {
 		}
@@ -463,10 +338,7 @@ public final class RedisCluster implements AutoCloseable {
 		 * see {@link RedisServer.Builder#arg}.
 		 */
 		public Builder arg(String name, String... values) {
-			List<String> arg = new ArrayList<>();
-			arg.add(Objects.requireNonNull(name, "name"));
-			arg.addAll(List.of(values));
-			extraArgs.add(arg);
+			nodeArgs.add(name, values);
 			return this;
 		}
 
@@ -478,26 +350,7 @@ public final class RedisCluster implements AutoCloseable {
 		 */
 		public RedisCluster start() {
 			REQUIREMENT.check();
-			long started = System.nanoTime();
-			TopologyResources resources = TopologyResources.create("distlock-redis-cluster-");
-			RedisCluster cluster = new RedisCluster(resources);
-			try {
-				ClusterFormation formation = new ClusterFormation(cluster, resources, nodeTimeout, extraArgs);
-				formation.startNodes();
-				formation.form();
-			}
-			catch (RuntimeException e) {
-				try {
-					resources.close();
-				}
-				catch (RuntimeException cleanupFailure) {
-					e.addSuppressed(cleanupFailure);
-				}
-				throw e;
-			}
-			System.out.println("[redis-cluster] " + ClusterFormation.MASTERS + " masters + " + ClusterFormation.MASTERS
-					+ " replicas ready in " + elapsed(started).toMillis() + " ms: " + cluster.nodes());
-			return cluster;
+			return ClusterFormation.start(nodeTimeout, nodeArgs);
 		}
 
 	}

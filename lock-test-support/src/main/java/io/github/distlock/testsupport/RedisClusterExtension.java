@@ -1,11 +1,8 @@
 package io.github.distlock.testsupport;
 
-import java.util.Objects;
 import java.util.function.Supplier;
+
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -32,18 +29,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * The field must be {@code static}: JUnit calls before-all and after-all callbacks only
  * on extensions registered in static fields.
  */
-public final class RedisClusterExtension
-		implements ExecutionCondition, BeforeAllCallback, BeforeEachCallback, AfterAllCallback {
-
-	private final Supplier<RedisCluster> starter;
-
-	private volatile RedisCluster cluster;
-
-	/**
-	 * The class whose lifecycle started the cluster, so a {@code @Nested} class's does
-	 * not stop it.
-	 */
-	private volatile Class<?> owner;
+public final class RedisClusterExtension extends RedisTopologyExtension<RedisCluster> implements ExecutionCondition {
 
 	/** A cluster from {@link RedisCluster#start()}. */
 	public RedisClusterExtension() {
@@ -55,7 +41,7 @@ public final class RedisClusterExtension
 	 * {@code () -> RedisCluster.builder().arg(...).start()}.
 	 */
 	public RedisClusterExtension(Supplier<RedisCluster> starter) {
-		this.starter = Objects.requireNonNull(starter, "starter");
+		super(starter, "Redis Cluster");
 	}
 
 	/**
@@ -79,69 +65,18 @@ public final class RedisClusterExtension
 			.ifPresent(missing -> Assumptions.abort(RedisCluster.REQUIREMENT.skipReason(missing)));
 	}
 
-	@Override
-	public void beforeAll(ExtensionContext context) {
-		if (cluster != null) {
-			return;
-		}
-		owner = context.getRequiredTestClass();
-		cluster = Objects.requireNonNull(starter.get(), "the starter of RedisClusterExtension returned null");
-	}
-
-	@Override
-	public void beforeEach(ExtensionContext context) {
-		RedisCluster started = cluster();
-		for (RedisServer node : started.servers()) {
-			if (node.isPaused()) {
-				node.resume();
-			}
-		}
-		started.awaitHealthy(); // a master killed without waiting: its replica takes over
-								// first
-		for (RedisServer node : started.servers()) {
-			if (!node.isRunning()) {
-				started.restartAsReplica(node);
-			}
-		}
-		started.flushAll();
-	}
-
-	@Override
-	public void afterAll(ExtensionContext context) {
-		if (context.getRequiredTestClass() != owner) {
-			return;
-		}
-		RedisCluster started = cluster;
-		cluster = null;
-		owner = null;
-		if (started != null) {
-			started.close();
-		}
-	}
-
 	/**
 	 * The running cluster.
 	 * @throws IllegalStateException outside the test class's lifecycle, e.g. when the
 	 * field is not static
 	 */
 	public RedisCluster cluster() {
-		RedisCluster started = cluster;
-		if (started == null) {
-			throw new IllegalStateException("No Redis Cluster: RedisClusterExtension starts it before all tests of"
-					+ " a class and must be registered with @RegisterExtension on a static field");
-		}
-		return started;
+		return topology();
 	}
 
 	/** Same as {@code cluster().nodes()}. */
 	public String nodes() {
 		return cluster().nodes();
-	}
-
-	@Override
-	public String toString() {
-		RedisCluster started = cluster;
-		return "RedisClusterExtension[" + (started != null ? started : "not started") + "]";
 	}
 
 }

@@ -1,16 +1,9 @@
 package io.github.distlock.testsupport;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.stream.Collectors;
 
 /**
  * A master, two replicas and three Sentinels watching them (quorum 2), each a
@@ -39,15 +32,7 @@ import java.util.stream.Collectors;
  * thread. The helpers that change the topology are meant to be called one at a time, e.g.
  * from the test thread while client threads keep working.
  */
-public final class RedisSentinelGroup implements AutoCloseable {
-
-	private static final int REPLICAS = 2;
-
-	private static final int SENTINELS = 3;
-
-	private static final int QUORUM = 2;
-
-	private static final Duration TIMEOUT = RedisCluster.TOPOLOGY_TIMEOUT;
+public final class RedisSentinelGroup extends RedisTopology {
 
 	private static final Duration FAILOVER_RETRY_INTERVAL = Duration.ofSeconds(10);
 
@@ -55,21 +40,14 @@ public final class RedisSentinelGroup implements AutoCloseable {
 
 	private final String masterName;
 
-	private final TopologyResources resources;
-
-	/** The first master, then the replicas, as started; roles change with failovers. */
-	private final List<RedisServer> servers = new CopyOnWriteArrayList<>();
-
-	private final List<RedisServer> sentinels = new CopyOnWriteArrayList<>();
-
-	/** Why Sentinel last refused SENTINEL FAILOVER, for failure messages. */
-	private volatile String lastFailoverRefusal;
+	private final Sentinels sentinels;
 
 	private final SentinelGroupHealth health = new SentinelGroupHealth(this);
 
-	private RedisSentinelGroup(String masterName, TopologyResources resources) {
+	RedisSentinelGroup(String masterName, TopologyResources resources) {
+		super(resources, "a data node of this group");
 		this.masterName = masterName;
-		this.resources = resources;
+		this.sentinels = new Sentinels(masterName);
 	}
 
 	/** Starts a group with the defaults and returns once it is healthy. */
@@ -94,18 +72,11 @@ public final class RedisSentinelGroup implements AutoCloseable {
 	 * {@code spring.data.redis.sentinel.nodes}.
 	 */
 	public String sentinelNodes() {
-		return sentinels.stream()
-			.map(sentinel -> sentinel.host() + ":" + sentinel.port())
-			.collect(Collectors.joining(","));
+		return sentinels.nodes();
 	}
 
 	public List<RedisServer> sentinels() {
-		return List.copyOf(sentinels);
-	}
-
-	/** The three data nodes, whatever their role now and whether running or not. */
-	public List<RedisServer> servers() {
-		return List.copyOf(servers);
+		return sentinels.list();
 	}
 
 	/**
@@ -113,16 +84,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
 	 * ({@code SENTINEL GET-MASTER-ADDR-BY-NAME}).
 	 */
 	public RedisServer master() {
-		RuntimeException failure = null;
-		for (RedisServer sentinel : sentinels) {
-			try {
-				return serverOnPort(reportedMasterPort(sentinel));
-			}
-			catch (RedisServerException | UncheckedIOException e) {
-				failure = e;
-			}
-		}
-		throw new RedisServerException("no Sentinel reports a master for " + masterName, failure);
+		return serverOnPort(sentinels.masterPort());
 	}
 
 	/**
@@ -131,7 +93,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
 	 */
 	public List<RedisServer> replicas() {
 		RedisServer master = master();
-		return servers.stream()
+		return servers().stream()
 			.filter(server -> server.isRunning() && !server.equals(master))
 			.sorted(Comparator.comparingInt(RedisServer::port))
 			.toList();
@@ -149,20 +111,20 @@ public final class RedisSentinelGroup implements AutoCloseable {
 	public RedisServer failover() {
 		RedisServer oldMaster = master();
 		long[] nextRequest = { System.nanoTime() };
-		BoundedWait.until("every Sentinel reports a new master after SENTINEL FAILOVER", TIMEOUT, () -> {
-			if (everySentinelReports(oldMaster) && System.nanoTime() - nextRequest[0] >= 0) {
+		await("every Sentinel reports a new master after SENTINEL FAILOVER", () -> {
+			if (sentinels.allReport(oldMaster) && System.nanoTime() - nextRequest[0] >= 0) {
 				// Sentinel refuses (-NOGOODSLAVE) while its news of the replicas is
 				// stale,
 				// e.g. right after they were paused: ask again soon. An accepted request
 				// is repeated only if nothing happened for a long while.
-				boolean accepted = requestFailover();
+				boolean accepted = sentinels.requestFailover();
 				nextRequest[0] = System.nanoTime()
 						+ (accepted ? FAILOVER_RETRY_INTERVAL : FAILOVER_REFUSED_RETRY_INTERVAL).toNanos();
 			}
-			return !reportedMasterPorts().contains(oldMaster.port()) && reportedMasterPorts().size() == 1;
-		}, this::describe);
+			return sentinels.allReportOneMasterOtherThan(oldMaster);
+		});
 		RedisServer newMaster = master();
-		if (RedisCluster.role(oldMaster).equals("master")) {
+		if (role(oldMaster).equals("master")) {
 			// Sentinel demotes a master it has replaced only after seeing it report the
 			// old role for a while (about 20 s): do now what it would do then, ending
 			// the clients' connections as it does, so they ask the Sentinels again.
@@ -190,13 +152,9 @@ public final class RedisSentinelGroup implements AutoCloseable {
 	 * master (as Sentinel would once it notices) and returns once the group is
 	 * {@linkplain #awaitHealthy() healthy} with it as a replica.
 	 */
+	@Override
 	public void restartAsReplica(RedisServer killed) {
-		if (!servers.contains(Objects.requireNonNull(killed, "killed"))) {
-			throw new IllegalArgumentException(killed + " is not a data node of this group: " + ports(servers));
-		}
-		if (killed.isRunning()) {
-			throw new IllegalStateException("node " + killed.port() + " is running; only a killed node can rejoin");
-		}
+		requireKilled(killed);
 		RedisServer master = master();
 		killed.restartEmpty();
 		killed.command("REPLICAOF", master.host(), Integer.toString(master.port()));
@@ -235,6 +193,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
 	}
 
 	/** {@code FLUSHALL} on the master. */
+	@Override
 	public void flushAll() {
 		master().flushAll();
 	}
@@ -246,119 +205,40 @@ public final class RedisSentinelGroup implements AutoCloseable {
 	 * @throws RedisServerException if that does not happen within 30 s, with what each
 	 * Sentinel reports
 	 */
-	public void awaitHealthy() {
-		BoundedWait.until("every Sentinel reports one master, up, with its replicas and the other Sentinels", TIMEOUT,
-				health::isHealthy, this::describe);
-	}
-
-	/**
-	 * Kills every process of the group, the Sentinels first, and deletes every file.
-	 * Calling it again does nothing.
-	 */
 	@Override
-	public void close() {
-		resources.close();
+	public void awaitHealthy() {
+		await("every Sentinel reports one master, up, with its replicas and the other Sentinels", health::isHealthy);
 	}
 
 	/** Each data node's role and each Sentinel's report, for failure messages. */
+	@Override
 	public String describe() {
-		return health.describe(lastFailoverRefusal);
+		return health.describe(sentinels.lastFailoverRefusal());
 	}
 
 	@Override
 	public String toString() {
-		return "RedisSentinelGroup[" + masterName + ", data nodes " + ports(servers) + ", sentinels " + sentinelNodes()
-				+ "]";
+		return "RedisSentinelGroup[" + masterName + ", data nodes " + ports(servers()) + ", sentinels "
+				+ sentinelNodes() + "]";
 	}
 
 	// ----------------------------------------------------------------------------------------------
 
-	/** Where the topology keeps its own files; for tests of the clean-up. */
-	Path directory() {
-		return resources.directory();
-	}
-
 	private RedisServer awaitPromotionReplacing(RedisServer oldMaster, String when) {
-		BoundedWait.until(
-				"every Sentinel reports a promoted replica " + when, TIMEOUT, () -> !everySentinelReports(oldMaster)
-						&& reportedMasterPorts().size() == 1 && !reportedMasterPorts().contains(oldMaster.port()),
-				this::describe);
+		await("every Sentinel reports a promoted replica " + when,
+				() -> sentinels.allReportOneMasterOtherThan(oldMaster));
 		awaitHealthy();
 		return master();
 	}
 
-	/**
-	 * @return whether the Sentinel accepted it
-	 */
-	private boolean requestFailover() {
-		try {
-			sentinels.get(0).command(RedisCluster.PROBE_TIMEOUT, "SENTINEL", "FAILOVER", masterName);
-			return true;
-		}
-		catch (RedisServerException e) {
-			lastFailoverRefusal = e.getMessage();
-			return false;
-		}
-	}
-
-	private boolean everySentinelReports(RedisServer master) {
-		return reportedMasterPorts().equals(List.of(master.port()));
-	}
-
 	/** The distinct master ports the Sentinels report. */
 	List<Integer> reportedMasterPorts() {
-		return sentinels.stream().map(this::reportedMasterPort).distinct().toList();
+		return sentinels.reportedMasterPorts();
 	}
 
-	private int reportedMasterPort(RedisServer sentinel) {
-		String address = sentinel.command(RedisCluster.PROBE_TIMEOUT, "SENTINEL", "GET-MASTER-ADDR-BY-NAME",
-				masterName);
-		if (address == null) {
-			throw new RedisServerException("sentinel " + sentinel.port() + " does not monitor " + masterName);
-		}
-		return Integer.parseInt(address.lines().toList().get(1));
-	}
-
-	RedisServer serverOnPort(int port) {
-		return servers.stream()
-			.filter(server -> server.port() == port)
-			.findFirst()
-			.orElseThrow(() -> new RedisServerException(
-					"Sentinel reports a master on port " + port + ", which is no data node of " + this));
-	}
-
-	static String ports(List<RedisServer> servers) {
-		return ReplicationFreeze.ports(servers);
-	}
-
-	// ----------------------------------------------------------------------------------------------
-	// startup
-
-	private void startServers(Builder builder) {
-		RedisServer master = resources.add(builder.configure(RedisServer.builder()).start());
-		servers.add(master);
-		for (int i = 0; i < REPLICAS; i++) {
-			servers.add(resources.add(builder.configure(RedisServer.builder().replicaOf(master)).start()));
-		}
-		for (int i = 0; i < SENTINELS; i++) {
-			Path config = resources.resolve("sentinel-" + i + ".conf");
-			writeSentinelConfig(config, builder, master);
-			sentinels.add(resources.add(RedisServer.builder().configFile(config).arg("sentinel").start()));
-		}
-	}
-
-	private void writeSentinelConfig(Path file, Builder builder, RedisServer master) {
-		String config = String.join("\n", "sentinel resolve-hostnames no",
-				"sentinel monitor " + masterName + " " + master.host() + " " + master.port() + " " + QUORUM,
-				"sentinel down-after-milliseconds " + masterName + " " + builder.downAfter.toMillis(),
-				"sentinel failover-timeout " + masterName + " " + builder.failoverTimeout.toMillis(),
-				"sentinel parallel-syncs " + masterName + " " + REPLICAS, "");
-		try {
-			Files.writeString(file, config);
-		}
-		catch (IOException e) {
-			throw new UncheckedIOException("Could not write the Sentinel configuration " + file, e);
-		}
+	/** For {@link SentinelGroupFormation}: a started Sentinel, closed with the group. */
+	void addSentinel(RedisServer sentinel) {
+		sentinels.add(resources().add(sentinel));
 	}
 
 	/**
@@ -372,7 +252,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
 
 		private Duration failoverTimeout = Duration.ofSeconds(5);
 
-		private final List<List<String>> extraArgs = new ArrayList<>();
+		private final NodeArgs nodeArgs = new NodeArgs();
 
 		private Builder() {
 		}
@@ -424,10 +304,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
 		 * {@link RedisServer.Builder#arg}.
 		 */
 		public Builder arg(String name, String... values) {
-			List<String> arg = new ArrayList<>();
-			arg.add(Objects.requireNonNull(name, "name"));
-			arg.addAll(List.of(values));
-			extraArgs.add(arg);
+			nodeArgs.add(name, values);
 			return this;
 		}
 
@@ -437,33 +314,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
 		 * took.
 		 */
 		public RedisSentinelGroup start() {
-			long started = System.nanoTime();
-			TopologyResources resources = TopologyResources.create("distlock-redis-sentinel-");
-			RedisSentinelGroup group = new RedisSentinelGroup(masterName, resources);
-			try {
-				group.startServers(this);
-				group.awaitHealthy();
-			}
-			catch (RuntimeException e) {
-				try {
-					resources.close();
-				}
-				catch (RuntimeException cleanupFailure) {
-					e.addSuppressed(cleanupFailure);
-				}
-				throw e;
-			}
-			System.out.println("[redis-sentinel] 1 master + " + REPLICAS + " replicas + " + SENTINELS
-					+ " sentinels ready in " + Duration.ofNanos(System.nanoTime() - started).toMillis() + " ms: master "
-					+ group.masterName + ", sentinels " + group.sentinelNodes());
-			return group;
-		}
-
-		private RedisServer.Builder configure(RedisServer.Builder node) {
-			for (List<String> arg : extraArgs) {
-				node.arg(arg.get(0), arg.subList(1, arg.size()).toArray(String[]::new));
-			}
-			return node;
+			return SentinelGroupFormation.start(masterName, downAfter, failoverTimeout, nodeArgs);
 		}
 
 	}

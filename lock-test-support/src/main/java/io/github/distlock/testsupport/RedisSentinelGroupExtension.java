@@ -1,11 +1,6 @@
 package io.github.distlock.testsupport;
 
-import java.util.Objects;
 import java.util.function.Supplier;
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.BeforeEachCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * One {@link RedisSentinelGroup} per test class: started before all of its tests and
@@ -31,17 +26,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * The field must be {@code static}: JUnit calls before-all and after-all callbacks only
  * on extensions registered in static fields.
  */
-public final class RedisSentinelGroupExtension implements BeforeAllCallback, BeforeEachCallback, AfterAllCallback {
-
-	private final Supplier<RedisSentinelGroup> starter;
-
-	private volatile RedisSentinelGroup group;
-
-	/**
-	 * The class whose lifecycle started the group, so a {@code @Nested} class's does not
-	 * stop it.
-	 */
-	private volatile Class<?> owner;
+public final class RedisSentinelGroupExtension extends RedisTopologyExtension<RedisSentinelGroup> {
 
 	/** A group from {@link RedisSentinelGroup#start()}. */
 	public RedisSentinelGroupExtension() {
@@ -53,46 +38,7 @@ public final class RedisSentinelGroupExtension implements BeforeAllCallback, Bef
 	 * {@code () -> RedisSentinelGroup.builder().arg(...).start()}.
 	 */
 	public RedisSentinelGroupExtension(Supplier<RedisSentinelGroup> starter) {
-		this.starter = Objects.requireNonNull(starter, "starter");
-	}
-
-	@Override
-	public void beforeAll(ExtensionContext context) {
-		if (group != null) {
-			return;
-		}
-		owner = context.getRequiredTestClass();
-		group = Objects.requireNonNull(starter.get(), "the starter of RedisSentinelGroupExtension returned null");
-	}
-
-	@Override
-	public void beforeEach(ExtensionContext context) {
-		RedisSentinelGroup started = group();
-		for (RedisServer node : started.servers()) {
-			if (node.isPaused()) {
-				node.resume();
-			}
-		}
-		started.awaitHealthy();
-		for (RedisServer node : started.servers()) {
-			if (!node.isRunning()) {
-				started.restartAsReplica(node);
-			}
-		}
-		started.flushAll();
-	}
-
-	@Override
-	public void afterAll(ExtensionContext context) {
-		if (context.getRequiredTestClass() != owner) {
-			return;
-		}
-		RedisSentinelGroup started = group;
-		group = null;
-		owner = null;
-		if (started != null) {
-			started.close();
-		}
+		super(starter, "Sentinel group");
 	}
 
 	/**
@@ -101,12 +47,7 @@ public final class RedisSentinelGroupExtension implements BeforeAllCallback, Bef
 	 * field is not static
 	 */
 	public RedisSentinelGroup group() {
-		RedisSentinelGroup started = group;
-		if (started == null) {
-			throw new IllegalStateException("No Sentinel group: RedisSentinelGroupExtension starts it before all tests"
-					+ " of a class and must be registered with @RegisterExtension on a static field");
-		}
-		return started;
+		return topology();
 	}
 
 	/** Same as {@code group().masterName()}. */
@@ -117,12 +58,6 @@ public final class RedisSentinelGroupExtension implements BeforeAllCallback, Bef
 	/** Same as {@code group().sentinelNodes()}. */
 	public String sentinelNodes() {
 		return group().sentinelNodes();
-	}
-
-	@Override
-	public String toString() {
-		RedisSentinelGroup started = group;
-		return "RedisSentinelGroupExtension[" + (started != null ? started : "not started") + "]";
 	}
 
 }

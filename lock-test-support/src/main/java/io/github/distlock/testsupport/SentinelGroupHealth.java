@@ -26,7 +26,7 @@ final class SentinelGroupHealth {
 			return false;
 		}
 		RedisServer master = group.serverOnPort(reported.get(0));
-		if (!master.isRunning() || master.isPaused() || !RedisCluster.role(master).equals("master")) {
+		if (!master.isRunning() || master.isPaused() || !RedisTopology.role(master).equals("master")) {
 			return false;
 		}
 		List<RedisServer> liveReplicas = group.servers()
@@ -34,8 +34,8 @@ final class SentinelGroupHealth {
 			.filter(server -> server.isRunning() && !server.isPaused() && !server.equals(master))
 			.toList();
 		for (RedisServer replica : liveReplicas) {
-			if (!RedisCluster.role(replica).equals("slave " + master.port()) || !"up".equals(RedisInfo
-				.field(replica.command(RedisCluster.PROBE_TIMEOUT, "INFO", "replication"), "master_link_status"))) {
+			if (!RedisTopology.role(replica).equals("slave " + master.port()) || !"up".equals(RedisInfo
+				.field(replica.command(RedisTopology.PROBE_TIMEOUT, "INFO", "replication"), "master_link_status"))) {
 				return false;
 			}
 		}
@@ -68,7 +68,7 @@ final class SentinelGroupHealth {
 				continue;
 			}
 			try {
-				text.append(RedisCluster.role(server)).append('\n');
+				text.append(RedisTopology.role(server)).append('\n');
 			}
 			catch (RuntimeException e) {
 				text.append("(unreachable: ").append(e.getMessage()).append(")\n");

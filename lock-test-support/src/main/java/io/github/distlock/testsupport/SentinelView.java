@@ -21,7 +21,7 @@ record SentinelView(int masterPort, Map<String, String> master, Map<Integer, Map
 
 	static SentinelView read(RedisServer sentinel, String masterName) {
 		try (RespConnection connection = RespConnection.open(sentinel.host(), sentinel.port(),
-				RedisCluster.PROBE_TIMEOUT)) {
+				RedisTopology.PROBE_TIMEOUT)) {
 			Map<String, String> master = fields(connection.call("SENTINEL", "MASTER", masterName));
 			Map<Integer, Map<String, String>> replicas = new LinkedHashMap<>();
 			for (Object replica : (List<?>) connection.call("SENTINEL", "REPLICAS", masterName)) {

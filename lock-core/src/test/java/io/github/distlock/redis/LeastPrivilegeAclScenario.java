@@ -1,0 +1,105 @@
+package io.github.distlock.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import io.github.distlock.LockHandle;
+import io.github.distlock.LockService;
+import io.github.distlock.actuate.DistributedLockHealthIndicator;
+import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
+import io.github.distlock.autoconfigure.DistributedLockHealthContributorAutoConfiguration;
+import io.github.distlock.testsupport.RedisServer;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Two application instances configured with {@code spring.data.redis.username/password}
+ * of a user created with exactly the README's least-privilege ACL: a lock is acquired, a
+ * waiter of the other instance subscribes to its release announcement and gets the lock
+ * when it is released, the {@code maxmemory-policy} check runs (and is skipped: the ACL
+ * grants no {@code CONFIG}), health is UP. Redis denies nothing else ({@code ACL LOG} of
+ * every node).
+ */
+abstract class LeastPrivilegeAclScenario {
+
+	private static final String LOCK_ID = "acl:wait";
+
+	/** The Redis properties of the topology, without the user. */
+	abstract List<String> redisProperties();
+
+	/** The nodes the user is created on and whose {@code ACL LOG} is read. */
+	abstract List<RedisServer> nodes();
+
+	/** The README's commands this topology needs. */
+	abstract List<List<String>> aclCommands();
+
+	/**
+	 * How many connections are subscribed where the releases of {@code lockKey} are
+	 * announced.
+	 */
+	abstract long subscribersOf(String lockKey);
+
+	@Test
+	void everyBehaviourWorksWithTheReadmesAcl() throws Exception {
+		List<List<String>> commands = aclCommands();
+		for (RedisServer node : nodes()) {
+			ReadmeAcl.create(node, commands);
+		}
+		List<String> properties = new ArrayList<>(redisProperties());
+		properties.addAll(List.of("spring.data.redis.username=" + ReadmeAcl.USER,
+				"spring.data.redis.password=" + ReadmeAcl.PASSWORD, "spring.data.redis.timeout=5s"));
+		ApplicationContextRunner runner = new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+					DistributedLockAutoConfiguration.class, DistributedLockHealthContributorAutoConfiguration.class))
+			.withPropertyValues(properties.toArray(String[]::new));
+		runner.run((first) -> runner.run((second) -> {
+			LockService holder = first.getBean(LockService.class);
+			LockService waiter = second.getBean(LockService.class);
+			String lockKey = new LockKeys("distlock:").lockKey(LOCK_ID);
+			LockHandle held = holder.lock(LOCK_ID, Duration.ZERO);
+			assertThat(waiter.isLocked(LOCK_ID)).isTrue();
+			ExecutorService pool = Executors.newSingleThreadExecutor();
+			try {
+				Future<Long> next = pool.submit(() -> {
+					try (LockHandle handle = waiter.lock(LOCK_ID, Duration.ofSeconds(30))) {
+						return handle.fencingToken();
+					}
+				});
+				await().atMost(Duration.ofSeconds(10)).until(() -> subscribersOf(lockKey) > 0);
+				held.close();
+				assertThat(next.get(30, TimeUnit.SECONDS)).isGreaterThan(held.fencingToken());
+			}
+			finally {
+				pool.shutdownNow();
+			}
+			assertThat(holder.isLocked(LOCK_ID)).isFalse();
+			assertThat(first.getBean(MaxmemoryPolicyCheck.class).check()).as("CONFIG GET is not granted").isNull();
+			Health health = first.getBean(DistributedLockHealthIndicator.class).health(true);
+			assertThat(health.getStatus()).as(health.toString()).isEqualTo(Status.UP);
+		}));
+		List<String> denied = new ArrayList<>();
+		for (RedisServer node : nodes()) {
+			denied.addAll(ReadmeAcl.denied(node));
+		}
+		System.out
+			.println("[readme-acl] " + getClass().getSimpleName() + ": " + nodes().size() + " nodes, denied " + denied);
+		// Only the maxmemory-policy check's CONFIG GET (and, on Redis 7.2+, Lettuce's
+		// CLIENT SETINFO at connect, which it ignores) may be denied.
+		assertThat(denied).contains("config|get")
+			.allMatch((object) -> object.equals("config|get") || object.equals("client|setinfo"));
+	}
+
+}
