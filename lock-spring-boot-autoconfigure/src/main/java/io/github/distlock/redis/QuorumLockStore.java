@@ -55,8 +55,17 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * asked is success. Fewer: {@link NotOwned} when the nodes that answered otherwise leave
  * no majority possible (the lock is lost, or was never ours), {@link Unknown} while nodes
  * that did not answer could still make one (the engine then retries, and its lease bounds
- * the doubt). A hand-over without a majority frees the lock on every node. Replays keep
- * the single-Redis scripts' meaning on every node.
+ * the doubt). Replays keep the single-Redis scripts' meaning on every node.
+ * <p>
+ * <b>Hand-over.</b> Each node hands the lock over, or releases it when a waiter of
+ * another instance flagged it there and the engine does not let it stay local. Handed
+ * over when a majority handed it over and no node that answered released it; one release
+ * means a waiter elsewhere, so the lock is then freed on every node and the answer is
+ * {@link Released}, as a single Redis would answer (nodes that each decided alone would
+ * otherwise leave the successor on fewer nodes at every hand-over, until a hand-over
+ * finds no majority). Without a majority of hand-overs it is freed on every node too:
+ * {@link Released} when a majority handed it over or released it. The wait for the nodes
+ * ends only once their replies decide both counts.
  * <p>
  * <b>Fencing tokens.</b> Strictly greater than every token handed out before for the key,
  * also when a minority of nodes is down, slow or restarted empty: before a token is
@@ -186,11 +195,15 @@ public final class QuorumLockStore implements LockStore, AutoCloseable {
 	public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal) {
 		long sentAt = System.nanoTime();
 		int majority = this.nodes.majority();
+		Predicate<Object> handedOverOrReleased = (reply) -> reply instanceof Acquired || reply instanceof Released;
+		// Decided when both questions are: whether a majority handed it over, and
+		// whether a majority handed it over or released it.
 		Replies<HandOverReply> replies = this.nodes.call(
 				(node) -> node.store().handOver(key, owner, newOwner, nodeLease(leaseMillis), mayStayLocal),
-				acquireWait(leaseMillis), decides(Acquired.class));
+				acquireWait(leaseMillis),
+				this.<HandOverReply>decides(Acquired.class::isInstance).and(decides(handedOverOrReleased)));
 		List<HandOverReply> answers = replies.answers();
-		if (count(answers, Acquired.class) >= majority) {
+		if (count(answers, Acquired.class) >= majority && count(answers, Released.class) == 0) {
 			long proposal = answers.stream()
 				.filter(Acquired.class::isInstance)
 				.mapToLong((reply) -> ((Acquired) reply).fencingToken())
@@ -204,21 +217,21 @@ public final class QuorumLockStore implements LockStore, AutoCloseable {
 			releaseAfter(replies, key, newOwner);
 			return (token != null) ? Released.INSTANCE : new Unknown(failure[0]);
 		}
-		// Not handed over on a majority: freed on every node, whatever each one did.
+		// Not handed over on a majority, or released for a waiter of another instance on
+		// a node: freed on every node, whatever each one did.
 		if (count(answers, Released.class) < this.nodes.size()) {
 			replies.afterEach((node) -> {
 				node.store().release(key, newOwner);
 				node.store().release(key, owner);
 			});
 		}
-		return outcome(replies, "hand over", key, (reply) -> reply instanceof Acquired || reply instanceof Released,
-				Released.INSTANCE);
+		return outcome(replies, "hand over", key, handedOverOrReleased, Released.INSTANCE);
 	}
 
 	@Override
 	public ReleaseReply release(String key, String owner) {
 		Replies<ReleaseReply> replies = this.nodes.call((node) -> node.store().release(key, owner),
-				this.nodeTimeoutNanos, decides(Released.class));
+				this.nodeTimeoutNanos, decides(Released.class::isInstance));
 		return outcome(replies, "release", key, Released.class::isInstance, Released.INSTANCE);
 	}
 
@@ -226,7 +239,7 @@ public final class QuorumLockStore implements LockStore, AutoCloseable {
 	public ExtendReply extend(String key, String owner, long leaseMillis) {
 		Replies<ExtendReply> replies = this.nodes.call(
 				(node) -> node.store().extend(key, owner, nodeLease(leaseMillis)), acquireWait(leaseMillis),
-				decides(Extended.class));
+				decides(Extended.class::isInstance));
 		return outcome(replies, "extend", key, Extended.class::isInstance, Extended.INSTANCE);
 	}
 
@@ -323,12 +336,18 @@ public final class QuorumLockStore implements LockStore, AutoCloseable {
 		return outcomeUnknown;
 	}
 
-	private <R> Predicate<Replies<R>> decides(Class<?> success) {
+	/**
+	 * Whether the replies so far decide if a majority answered {@code success}: it did,
+	 * or the nodes that answered otherwise (not {@link Unknown}) leave no majority
+	 * possible. The same test as {@link #outcome}'s, so a call never stops before
+	 * {@code outcome} can tell.
+	 */
+	private <R> Predicate<Replies<R>> decides(Predicate<Object> success) {
 		int majority = this.nodes.majority();
 		int size = this.nodes.size();
 		return (sofar) -> {
 			List<R> answers = sofar.answers();
-			long yes = count(answers, success);
+			long yes = answers.stream().filter(success).count();
 			long definite = answers.stream().filter((reply) -> !(reply instanceof Unknown)).count();
 			return yes >= majority || definite - yes > size - majority;
 		};
