@@ -87,7 +87,9 @@ public final class QuorumLockStore implements LockStore, AutoCloseable {
 
 	private final NodeCalls nodes;
 
-	private final QuorumFence fence;
+	private final QuorumVote vote;
+
+	private final QuorumGrant grant;
 
 	private final LockKeys keys;
 
@@ -127,7 +129,8 @@ public final class QuorumLockStore implements LockStore, AutoCloseable {
 		}
 		this.nodes = new NodeCalls(members);
 		this.keys = new LockKeys(keyPrefix);
-		this.fence = new QuorumFence(this.nodes, keyPrefix, fencingRetention.toMillis());
+		this.vote = new QuorumVote(this.nodes);
+		this.grant = new QuorumGrant(new QuorumFence(this.nodes, keyPrefix, fencingRetention.toMillis()));
 		this.nodeTimeoutNanos = nodeTimeout.toNanos();
 	}
 
@@ -147,23 +150,13 @@ public final class QuorumLockStore implements LockStore, AutoCloseable {
 		List<AcquireReply> answers = replies.answers();
 		int granted = count(answers, Acquired.class);
 		if (granted >= majority) {
-			long proposal = answers.stream()
-				.filter(Acquired.class::isInstance)
-				.mapToLong((reply) -> ((Acquired) reply).fencingToken())
-				.max()
-				.orElseThrow();
-			RuntimeException[] failure = new RuntimeException[1];
-			Long token = this.fence.record(key, proposal, acquireWait(leaseMillis), failure);
-			if (token != null && System.nanoTime() - sentAt < TimeUnit.MILLISECONDS.toNanos(leaseMillis)) {
-				return new Acquired(token);
-			}
-			releaseAfter(replies, key, owner);
-			return (token != null) ? new HeldByOther(splitDelayMillis()) : new Unknown(failure[0]);
+			return this.grant.complete(replies, key, owner, sentAt, leaseMillis, acquireWait(leaseMillis),
+					new HeldByOther(splitDelayMillis()));
 		}
 		int held = count(answers, HeldByOther.class);
 		if (held < size) {
 			// Some nodes granted it, or may have: failed, or answered after the decision.
-			releaseAfter(replies, key, owner);
+			QuorumGrant.releaseAfter(replies, key, owner);
 		}
 		if (granted + held < majority) {
 			RuntimeException mistake = replies.mistake();
@@ -200,22 +193,12 @@ public final class QuorumLockStore implements LockStore, AutoCloseable {
 		// whether a majority handed it over or released it.
 		Replies<HandOverReply> replies = this.nodes.call(
 				(node) -> node.store().handOver(key, owner, newOwner, nodeLease(leaseMillis), mayStayLocal),
-				acquireWait(leaseMillis),
-				this.<HandOverReply>decides(Acquired.class::isInstance).and(decides(handedOverOrReleased)));
+				acquireWait(leaseMillis), this.vote.<HandOverReply>decides(Acquired.class::isInstance)
+					.and(this.vote.decides(handedOverOrReleased)));
 		List<HandOverReply> answers = replies.answers();
 		if (count(answers, Acquired.class) >= majority && count(answers, Released.class) == 0) {
-			long proposal = answers.stream()
-				.filter(Acquired.class::isInstance)
-				.mapToLong((reply) -> ((Acquired) reply).fencingToken())
-				.max()
-				.orElseThrow();
-			RuntimeException[] failure = new RuntimeException[1];
-			Long token = this.fence.record(key, proposal, acquireWait(leaseMillis), failure);
-			if (token != null && System.nanoTime() - sentAt < TimeUnit.MILLISECONDS.toNanos(leaseMillis)) {
-				return new Acquired(token);
-			}
-			releaseAfter(replies, key, newOwner);
-			return (token != null) ? Released.INSTANCE : new Unknown(failure[0]);
+			return this.grant.complete(replies, key, newOwner, sentAt, leaseMillis, acquireWait(leaseMillis),
+					Released.INSTANCE);
 		}
 		// Not handed over on a majority, or released for a waiter of another instance on
 		// a node: freed on every node, whatever each one did.
@@ -225,22 +208,22 @@ public final class QuorumLockStore implements LockStore, AutoCloseable {
 				node.store().release(key, owner);
 			});
 		}
-		return outcome(replies, "hand over", key, handedOverOrReleased, Released.INSTANCE);
+		return this.vote.outcome(replies, "hand over", key, handedOverOrReleased, Released.INSTANCE);
 	}
 
 	@Override
 	public ReleaseReply release(String key, String owner) {
 		Replies<ReleaseReply> replies = this.nodes.call((node) -> node.store().release(key, owner),
-				this.nodeTimeoutNanos, decides(Released.class::isInstance));
-		return outcome(replies, "release", key, Released.class::isInstance, Released.INSTANCE);
+				this.nodeTimeoutNanos, this.vote.decides(Released.class::isInstance));
+		return this.vote.outcome(replies, "release", key, Released.class::isInstance, Released.INSTANCE);
 	}
 
 	@Override
 	public ExtendReply extend(String key, String owner, long leaseMillis) {
 		Replies<ExtendReply> replies = this.nodes.call(
 				(node) -> node.store().extend(key, owner, nodeLease(leaseMillis)), acquireWait(leaseMillis),
-				decides(Extended.class::isInstance));
-		return outcome(replies, "extend", key, Extended.class::isInstance, Extended.INSTANCE);
+				this.vote.decides(Extended.class::isInstance));
+		return this.vote.outcome(replies, "extend", key, Extended.class::isInstance, Extended.INSTANCE);
 	}
 
 	/**
@@ -307,60 +290,6 @@ public final class QuorumLockStore implements LockStore, AutoCloseable {
 		this.nodes.close();
 	}
 
-	/**
-	 * Success when a majority answered {@code success}; otherwise {@link NotOwned} when
-	 * the other answers leave no majority possible, {@link Unknown} while silent nodes
-	 * could still make one.
-	 */
-	private <R> R outcome(Replies<?> replies, String what, String key, Predicate<Object> success, R succeeded) {
-		int majority = this.nodes.majority();
-		List<?> answers = replies.answers();
-		long yes = answers.stream().filter(success).count();
-		if (yes >= majority) {
-			return succeeded;
-		}
-		long unknown = this.nodes.size() - answers.size() + answers.stream().filter(Unknown.class::isInstance).count();
-		if (yes + unknown < majority) {
-			@SuppressWarnings("unchecked")
-			R notOwned = (R) NotOwned.INSTANCE;
-			return notOwned;
-		}
-		RuntimeException mistake = replies.mistake();
-		if (mistake != null) {
-			throw mistake;
-		}
-		@SuppressWarnings("unchecked")
-		R outcomeUnknown = (R) new Unknown(
-				replies.noMajority("Could not " + what + " lock key '" + LogSafe.text(key) + "' on a majority: done on",
-						majority, success));
-		return outcomeUnknown;
-	}
-
-	/**
-	 * Whether the replies so far decide if a majority answered {@code success}: it did,
-	 * or the nodes that answered otherwise (not {@link Unknown}) leave no majority
-	 * possible. The same test as {@link #outcome}'s, so a call never stops before
-	 * {@code outcome} can tell.
-	 */
-	private <R> Predicate<Replies<R>> decides(Predicate<Object> success) {
-		int majority = this.nodes.majority();
-		int size = this.nodes.size();
-		return (sofar) -> {
-			List<R> answers = sofar.answers();
-			long yes = answers.stream().filter(success).count();
-			long definite = answers.stream().filter((reply) -> !(reply instanceof Unknown)).count();
-			return yes >= majority || definite - yes > size - majority;
-		};
-	}
-
-	/**
-	 * Owner-checked release on every node, each right after the node's command of
-	 * {@code replies} ended, so it never overtakes it; not waited for.
-	 */
-	private static void releaseAfter(Replies<?> replies, String key, String owner) {
-		replies.afterEach((node) -> node.store().release(key, owner));
-	}
-
 	private long acquireWait(long leaseMillis) {
 		return Math.max(1, Math.min(this.nodeTimeoutNanos, TimeUnit.MILLISECONDS.toNanos(leaseMillis)));
 	}
@@ -383,7 +312,7 @@ public final class QuorumLockStore implements LockStore, AutoCloseable {
 	}
 
 	private static int count(List<?> answers, Class<?> type) {
-		return (int) answers.stream().filter(type::isInstance).count();
+		return QuorumVote.count(answers, type);
 	}
 
 }
