@@ -31,6 +31,7 @@ import io.github.distlock.testsupport.OverlapChecker;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
@@ -70,7 +71,7 @@ class QuorumHandOverTests {
 		this.nodes = new QuorumNodes(5, true);
 		QuorumLockStore store = this.nodes.newStore();
 		String key = store.key("split-hand-over");
-		loadHandOverScript(store);
+		loadHandOverScript();
 		this.nodes.server(2).command("SET", key, "holder+", "PX", "60000");
 		this.nodes.server(3).command("SET", key, "holder", "PX", "60000");
 		this.nodes.server(4).command("SET", key, "holder", "PX", "60000");
@@ -108,7 +109,7 @@ class QuorumHandOverTests {
 		this.nodes = new QuorumNodes(5, true);
 		QuorumLockStore store = this.nodes.newStore();
 		String key = store.key("flagged-on-one-node");
-		loadHandOverScript(store);
+		loadHandOverScript();
 		for (int i = 0; i < this.nodes.size(); i++) {
 			this.nodes.server(i).command("SET", key, (i == 4) ? "holder+" : "holder", "PX", "60000");
 		}
@@ -153,6 +154,7 @@ class QuorumHandOverTests {
 		}
 		String id = "stock:apple";
 		long[] counter = new long[1];
+		AtomicLong failedClosed = new AtomicLong();
 		Queue<Hold> holds = new ConcurrentLinkedQueue<>();
 		CountDownLatch start = new CountDownLatch(1);
 		ExecutorService pool = Executors.newFixedThreadPool(2 * THREADS_PER_SERVICE);
@@ -165,7 +167,20 @@ class QuorumHandOverTests {
 					workers.add(pool.submit(() -> {
 						start.await();
 						for (int i = 0; i < HOLDS_PER_THREAD; i++) {
-							try (LockHandle lock = service.lock(id, Duration.ofSeconds(60))) {
+							LockHandle lock;
+							try {
+								lock = service.lock(id, Duration.ofSeconds(60));
+							}
+							catch (DataAccessResourceFailureException ex) {
+								// Nodes that did not answer within the node timeout (a
+								// machine too loaded): failed closed, as it must; the
+								// hold is tried again.
+								assertThat(failedClosed.incrementAndGet()).as("acquisitions failed closed")
+									.isLessThan(50);
+								i--;
+								continue;
+							}
+							try (lock) {
 								long acquired = System.nanoTime();
 								long read = counter[0];
 								Thread.yield();
@@ -203,7 +218,8 @@ class QuorumHandOverTests {
 				+ "; hand-overs by holders of n nodes " + nodeReplies.holdersOfNodes() + ", NotOwned from a node the"
 				+ " holder had got: " + nodeReplies.notOwnedWhereHeld() + "; " + unknown.size()
 				+ " unknown before the node timeout, " + timedOut.size() + " after a node did not answer within "
-				+ QuorumNodes.NODE_TIMEOUT + " (load)");
+				+ QuorumNodes.NODE_TIMEOUT + " (load), " + failedClosed.get()
+				+ " acquisitions failed closed for nodes that did not answer in time (load)");
 		unknown.stream().limit(3).forEach((message) -> System.out.println("[quorum-hand-overs] unknown: " + message));
 		timedOut.stream()
 			.limit(3)
@@ -219,12 +235,14 @@ class QuorumHandOverTests {
 	}
 
 	/**
-	 * Runs the hand-over script once on every node (on a lock nobody holds), so that a
-	 * test's own hand-over needs no second round trip to load it.
+	 * Loads the hand-over script on every node, so that a test's own hand-over needs no
+	 * second round trip to load it (a reply held back by a proxy would stop it there).
 	 */
-	private static void loadHandOverScript(QuorumLockStore store) {
-		assertThat(store.handOver(store.key("load-script"), "nobody", "nobody-else", 1_000, true))
-			.isInstanceOf(io.github.distlock.store.NotOwned.class);
+	private void loadHandOverScript() {
+		for (int i = 0; i < this.nodes.size(); i++) {
+			assertThat(this.nodes.server(i).command("SCRIPT", "LOAD", LockScripts.HAND_OVER.getScriptAsString()))
+				.isEqualTo(LockScripts.HAND_OVER.getSha1());
+		}
 	}
 
 	/**
