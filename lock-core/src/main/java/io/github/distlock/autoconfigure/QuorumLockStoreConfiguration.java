@@ -2,7 +2,9 @@ package io.github.distlock.autoconfigure;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -13,6 +15,7 @@ import io.github.distlock.autoconfigure.DistributedLockProperties.Store;
 import io.github.distlock.core.LockEngine;
 import io.github.distlock.observation.LockAcquireObservationConvention;
 import io.github.distlock.observation.LockHoldObservationConvention;
+import io.github.distlock.redis.MaxmemoryPolicyCheck;
 import io.github.distlock.redis.QuorumLockStore;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
@@ -29,6 +32,7 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -78,6 +82,16 @@ class QuorumLockStoreConfiguration {
 	QuorumLockStore quorumLockStore(QuorumConnections connections, DistributedLockProperties properties) {
 		return new QuorumLockStore(connections.nodes(), properties.getKeyPrefix(), properties.getFencingRetention(),
 				connections.timeout);
+	}
+
+	/**
+	 * The {@code maxmemory-policy} of every node, once the application is ready: a node
+	 * that evicts lock keys is one a second holder can count on.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	MaxmemoryPolicyCheck maxmemoryPolicyCheck(QuorumConnections connections) {
+		return new MaxmemoryPolicyCheck(connections.byName());
 	}
 
 	@Bean
@@ -161,6 +175,15 @@ class QuorumLockStoreConfiguration {
 
 		List<LettuceConnectionFactory> factories() {
 			return this.factories;
+		}
+
+		/** The nodes' connection factories by the nodes' names, in the listed order. */
+		Map<String, RedisConnectionFactory> byName() {
+			Map<String, RedisConnectionFactory> byName = new LinkedHashMap<>();
+			for (int i = 0; i < this.uris.size(); i++) {
+				byName.put(this.uris.get(i).name(), this.factories.get(i));
+			}
+			return byName;
 		}
 
 		private static RedisStandaloneConfiguration standalone(QuorumNodeUri uri) {

@@ -1,5 +1,6 @@
 package io.github.distlock.redis;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
@@ -21,9 +22,10 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * {@code maxmemory-policy} other than {@code noeviction} (on a Redis Cluster, on any
  * master). Lock keys always have a TTL, so the {@code volatile-*} policies evict them too
  * ({@code volatile-ttl} picks them first); an evicted lock key lets a second holder in.
- * Never fatal: where {@code CONFIG GET} is refused (ACLs, managed Redis) or Redis is
- * unreachable, the check is skipped and logged at DEBUG. Runs on its own daemon thread so
- * that a slow Redis does not delay readiness.
+ * On a quorum of independent Redis servers every node is checked: a node that evicts is
+ * one a second holder can count on. Never fatal: where {@code CONFIG GET} is refused
+ * (ACLs, managed Redis) or Redis is unreachable, that server is skipped and logged at
+ * DEBUG. Runs on its own daemon thread so that a slow Redis does not delay readiness.
  */
 public class MaxmemoryPolicyCheck implements ApplicationListener<ApplicationReadyEvent> {
 
@@ -34,10 +36,28 @@ public class MaxmemoryPolicyCheck implements ApplicationListener<ApplicationRead
 	/** Where the policy of a server that is not a cluster is reported. */
 	private static final String SINGLE_SERVER = "";
 
-	private final RedisConnectionFactory connectionFactory;
+	/** The servers to check, by the name the warning gives them. */
+	private final Map<String, RedisConnectionFactory> servers;
 
+	/**
+	 * Checks the Redis (standalone, behind Sentinel, or a Redis Cluster) of
+	 * {@code connectionFactory}.
+	 * @param connectionFactory the connection factory of the Redis holding the locks
+	 */
 	public MaxmemoryPolicyCheck(RedisConnectionFactory connectionFactory) {
-		this.connectionFactory = connectionFactory;
+		this(Map.of(SINGLE_SERVER, connectionFactory));
+	}
+
+	/**
+	 * Checks each of several independent Redis servers, such as the nodes of a quorum.
+	 * @param servers the servers' connection factories by the name the warning gives them
+	 * (e.g. their URIs without credentials)
+	 */
+	public MaxmemoryPolicyCheck(Map<String, RedisConnectionFactory> servers) {
+		if (servers == null || servers.isEmpty()) {
+			throw new IllegalArgumentException("servers must name at least one Redis, but was " + servers);
+		}
+		this.servers = new LinkedHashMap<>(servers);
 	}
 
 	@Override
@@ -49,24 +69,14 @@ public class MaxmemoryPolicyCheck implements ApplicationListener<ApplicationRead
 
 	/**
 	 * Reads the policy and logs a warning if it can evict lock keys. On a Redis Cluster
-	 * the policy of every master is read (each holds locks of its slots), and the warning
-	 * names the masters whose policy can evict.
-	 * @return the policy; on a cluster the first policy that can evict, or
-	 * {@code noeviction} when none can; {@code null} if it could not be read
+	 * the policy of every master is read (each holds locks of its slots), on a quorum
+	 * that of every node, and the warning names those whose policy can evict.
+	 * @return the policy; with several servers the first policy that can evict, or
+	 * {@code noeviction} when none can; {@code null} if none could be read
 	 */
 	public @Nullable String check() {
-		Map<String, String> policies;
-		try (RedisConnection connection = this.connectionFactory.getConnection()) {
-			policies = (connection instanceof RedisClusterConnection cluster) ? policiesOfMasters(cluster)
-					: policyOf(null, connection.serverCommands().getConfig(POLICY));
-		}
-		catch (RuntimeException ex) {
-			if (logger.isDebugEnabled()) {
-				logger.debug("Could not read the Redis maxmemory-policy (CONFIG GET refused or Redis unreachable);"
-						+ " not checking whether lock keys can be evicted: " + ex);
-			}
-			return null;
-		}
+		Map<String, String> policies = new TreeMap<>();
+		this.servers.forEach((name, connectionFactory) -> policies.putAll(policies(name, connectionFactory)));
 		if (policies.isEmpty()) {
 			return null;
 		}
@@ -94,6 +104,21 @@ public class MaxmemoryPolicyCheck implements ApplicationListener<ApplicationRead
 		return policy;
 	}
 
+	private static Map<String, String> policies(String name, RedisConnectionFactory connectionFactory) {
+		try (RedisConnection connection = connectionFactory.getConnection()) {
+			return (connection instanceof RedisClusterConnection cluster) ? policiesOfMasters(cluster)
+					: policyOf(name, connection.serverCommands().getConfig(POLICY));
+		}
+		catch (RuntimeException ex) {
+			if (logger.isDebugEnabled()) {
+				logger.debug("Could not read the maxmemory-policy of Redis" + (name.isEmpty() ? "" : " " + name)
+						+ " (CONFIG GET refused or Redis unreachable); not checking whether it can evict lock keys: "
+						+ ex);
+			}
+			return Map.of();
+		}
+	}
+
 	/**
 	 * Each master's policy, asked of that master: the cluster-wide {@code CONFIG GET}
 	 * answers keys prefixed with {@code host:port.}, which read as one server's answer
@@ -104,20 +129,20 @@ public class MaxmemoryPolicyCheck implements ApplicationListener<ApplicationRead
 		for (RedisClusterNode node : cluster.clusterGetNodes()) {
 			if (node.isMaster() && !node.isMarkedAsFail() && node.getSlotRange() != null
 					&& !node.getSlotRange().getSlots().isEmpty()) {
-				policies.putAll(policyOf(node, cluster.serverCommands().getConfig(node, POLICY)));
+				policies.putAll(policyOf(node.getHost() + ":" + node.getPort(),
+						cluster.serverCommands().getConfig(node, POLICY)));
 			}
 		}
 		return policies;
 	}
 
-	private static Map<String, String> policyOf(@Nullable RedisClusterNode node, @Nullable Properties config) {
+	private static Map<String, String> policyOf(String where, @Nullable Properties config) {
 		if (config == null) {
 			return Map.of();
 		}
 		for (String name : config.stringPropertyNames()) {
 			// host:port.maxmemory-policy when a cluster connection answers for a node
 			if (name.equals(POLICY) || name.endsWith("." + POLICY)) {
-				String where = (node != null) ? node.getHost() + ":" + node.getPort() : SINGLE_SERVER;
 				return Map.of(where, config.getProperty(name));
 			}
 		}

@@ -55,8 +55,17 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * asked is success. Fewer: {@link NotOwned} when the nodes that answered otherwise leave
  * no majority possible (the lock is lost, or was never ours), {@link Unknown} while nodes
  * that did not answer could still make one (the engine then retries, and its lease bounds
- * the doubt). A hand-over without a majority frees the lock on every node. Replays keep
- * the single-Redis scripts' meaning on every node.
+ * the doubt). Replays keep the single-Redis scripts' meaning on every node.
+ * <p>
+ * <b>Hand-over.</b> Each node hands the lock over, or releases it when a waiter of
+ * another instance flagged it there and the engine does not let it stay local. Handed
+ * over when a majority handed it over and no node that answered released it; one release
+ * means a waiter elsewhere, so the lock is then freed on every node and the answer is
+ * {@link Released}, as a single Redis would answer (nodes that each decided alone would
+ * otherwise leave the successor on fewer nodes at every hand-over, until a hand-over
+ * finds no majority). Without a majority of hand-overs it is freed on every node too:
+ * {@link Released} when a majority handed it over or released it. The wait for the nodes
+ * ends only once their replies decide both counts.
  * <p>
  * <b>Fencing tokens.</b> Strictly greater than every token handed out before for the key,
  * also when a minority of nodes is down, slow or restarted empty: before a token is
@@ -78,7 +87,9 @@ public final class QuorumLockStore implements LockStore, AutoCloseable {
 
 	private final NodeCalls nodes;
 
-	private final QuorumFence fence;
+	private final QuorumVote vote;
+
+	private final QuorumGrant grant;
 
 	private final LockKeys keys;
 
@@ -118,7 +129,8 @@ public final class QuorumLockStore implements LockStore, AutoCloseable {
 		}
 		this.nodes = new NodeCalls(members);
 		this.keys = new LockKeys(keyPrefix);
-		this.fence = new QuorumFence(this.nodes, keyPrefix, fencingRetention.toMillis());
+		this.vote = new QuorumVote(this.nodes);
+		this.grant = new QuorumGrant(new QuorumFence(this.nodes, keyPrefix, fencingRetention.toMillis()));
 		this.nodeTimeoutNanos = nodeTimeout.toNanos();
 	}
 
@@ -138,23 +150,13 @@ public final class QuorumLockStore implements LockStore, AutoCloseable {
 		List<AcquireReply> answers = replies.answers();
 		int granted = count(answers, Acquired.class);
 		if (granted >= majority) {
-			long proposal = answers.stream()
-				.filter(Acquired.class::isInstance)
-				.mapToLong((reply) -> ((Acquired) reply).fencingToken())
-				.max()
-				.orElseThrow();
-			RuntimeException[] failure = new RuntimeException[1];
-			Long token = this.fence.record(key, proposal, acquireWait(leaseMillis), failure);
-			if (token != null && System.nanoTime() - sentAt < TimeUnit.MILLISECONDS.toNanos(leaseMillis)) {
-				return new Acquired(token);
-			}
-			releaseAfter(replies, key, owner);
-			return (token != null) ? new HeldByOther(splitDelayMillis()) : new Unknown(failure[0]);
+			return this.grant.complete(replies, key, owner, sentAt, leaseMillis, acquireWait(leaseMillis),
+					new HeldByOther(splitDelayMillis()));
 		}
 		int held = count(answers, HeldByOther.class);
 		if (held < size) {
 			// Some nodes granted it, or may have: failed, or answered after the decision.
-			releaseAfter(replies, key, owner);
+			QuorumGrant.releaseAfter(replies, key, owner);
 		}
 		if (granted + held < majority) {
 			RuntimeException mistake = replies.mistake();
@@ -186,48 +188,42 @@ public final class QuorumLockStore implements LockStore, AutoCloseable {
 	public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal) {
 		long sentAt = System.nanoTime();
 		int majority = this.nodes.majority();
+		Predicate<Object> handedOverOrReleased = (reply) -> reply instanceof Acquired || reply instanceof Released;
+		// Decided when both questions are: whether a majority handed it over, and
+		// whether a majority handed it over or released it.
 		Replies<HandOverReply> replies = this.nodes.call(
 				(node) -> node.store().handOver(key, owner, newOwner, nodeLease(leaseMillis), mayStayLocal),
-				acquireWait(leaseMillis), decides(Acquired.class));
+				acquireWait(leaseMillis), this.vote.<HandOverReply>decides(Acquired.class::isInstance)
+					.and(this.vote.decides(handedOverOrReleased)));
 		List<HandOverReply> answers = replies.answers();
-		if (count(answers, Acquired.class) >= majority) {
-			long proposal = answers.stream()
-				.filter(Acquired.class::isInstance)
-				.mapToLong((reply) -> ((Acquired) reply).fencingToken())
-				.max()
-				.orElseThrow();
-			RuntimeException[] failure = new RuntimeException[1];
-			Long token = this.fence.record(key, proposal, acquireWait(leaseMillis), failure);
-			if (token != null && System.nanoTime() - sentAt < TimeUnit.MILLISECONDS.toNanos(leaseMillis)) {
-				return new Acquired(token);
-			}
-			releaseAfter(replies, key, newOwner);
-			return (token != null) ? Released.INSTANCE : new Unknown(failure[0]);
+		if (count(answers, Acquired.class) >= majority && count(answers, Released.class) == 0) {
+			return this.grant.complete(replies, key, newOwner, sentAt, leaseMillis, acquireWait(leaseMillis),
+					Released.INSTANCE);
 		}
-		// Not handed over on a majority: freed on every node, whatever each one did.
+		// Not handed over on a majority, or released for a waiter of another instance on
+		// a node: freed on every node, whatever each one did.
 		if (count(answers, Released.class) < this.nodes.size()) {
 			replies.afterEach((node) -> {
 				node.store().release(key, newOwner);
 				node.store().release(key, owner);
 			});
 		}
-		return outcome(replies, "hand over", key, (reply) -> reply instanceof Acquired || reply instanceof Released,
-				Released.INSTANCE);
+		return this.vote.outcome(replies, "hand over", key, handedOverOrReleased, Released.INSTANCE);
 	}
 
 	@Override
 	public ReleaseReply release(String key, String owner) {
 		Replies<ReleaseReply> replies = this.nodes.call((node) -> node.store().release(key, owner),
-				this.nodeTimeoutNanos, decides(Released.class));
-		return outcome(replies, "release", key, Released.class::isInstance, Released.INSTANCE);
+				this.nodeTimeoutNanos, this.vote.decides(Released.class::isInstance));
+		return this.vote.outcome(replies, "release", key, Released.class::isInstance, Released.INSTANCE);
 	}
 
 	@Override
 	public ExtendReply extend(String key, String owner, long leaseMillis) {
 		Replies<ExtendReply> replies = this.nodes.call(
 				(node) -> node.store().extend(key, owner, nodeLease(leaseMillis)), acquireWait(leaseMillis),
-				decides(Extended.class));
-		return outcome(replies, "extend", key, Extended.class::isInstance, Extended.INSTANCE);
+				this.vote.decides(Extended.class::isInstance));
+		return this.vote.outcome(replies, "extend", key, Extended.class::isInstance, Extended.INSTANCE);
 	}
 
 	/**
@@ -294,54 +290,6 @@ public final class QuorumLockStore implements LockStore, AutoCloseable {
 		this.nodes.close();
 	}
 
-	/**
-	 * Success when a majority answered {@code success}; otherwise {@link NotOwned} when
-	 * the other answers leave no majority possible, {@link Unknown} while silent nodes
-	 * could still make one.
-	 */
-	private <R> R outcome(Replies<?> replies, String what, String key, Predicate<Object> success, R succeeded) {
-		int majority = this.nodes.majority();
-		List<?> answers = replies.answers();
-		long yes = answers.stream().filter(success).count();
-		if (yes >= majority) {
-			return succeeded;
-		}
-		long unknown = this.nodes.size() - answers.size() + answers.stream().filter(Unknown.class::isInstance).count();
-		if (yes + unknown < majority) {
-			@SuppressWarnings("unchecked")
-			R notOwned = (R) NotOwned.INSTANCE;
-			return notOwned;
-		}
-		RuntimeException mistake = replies.mistake();
-		if (mistake != null) {
-			throw mistake;
-		}
-		@SuppressWarnings("unchecked")
-		R outcomeUnknown = (R) new Unknown(
-				replies.noMajority("Could not " + what + " lock key '" + LogSafe.text(key) + "' on a majority: done on",
-						majority, success));
-		return outcomeUnknown;
-	}
-
-	private <R> Predicate<Replies<R>> decides(Class<?> success) {
-		int majority = this.nodes.majority();
-		int size = this.nodes.size();
-		return (sofar) -> {
-			List<R> answers = sofar.answers();
-			long yes = count(answers, success);
-			long definite = answers.stream().filter((reply) -> !(reply instanceof Unknown)).count();
-			return yes >= majority || definite - yes > size - majority;
-		};
-	}
-
-	/**
-	 * Owner-checked release on every node, each right after the node's command of
-	 * {@code replies} ended, so it never overtakes it; not waited for.
-	 */
-	private static void releaseAfter(Replies<?> replies, String key, String owner) {
-		replies.afterEach((node) -> node.store().release(key, owner));
-	}
-
 	private long acquireWait(long leaseMillis) {
 		return Math.max(1, Math.min(this.nodeTimeoutNanos, TimeUnit.MILLISECONDS.toNanos(leaseMillis)));
 	}
@@ -364,7 +312,7 @@ public final class QuorumLockStore implements LockStore, AutoCloseable {
 	}
 
 	private static int count(List<?> answers, Class<?> type) {
-		return (int) answers.stream().filter(type::isInstance).count();
+		return QuorumVote.count(answers, type);
 	}
 
 }

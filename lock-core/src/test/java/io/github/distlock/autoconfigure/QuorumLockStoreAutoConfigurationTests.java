@@ -13,10 +13,13 @@ import io.github.distlock.testsupport.RedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code spring.data.redis.*} is not used for the locks. Three real {@code redis-server}
  * processes, one of them requiring a password.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class QuorumLockStoreAutoConfigurationTests {
 
 	private static RedisServer first;
@@ -69,7 +73,7 @@ class QuorumLockStoreAutoConfigurationTests {
 			assertThat(context).hasSingleBean(QuorumLockStore.class)
 				.hasSingleBean(LockEngine.class)
 				.doesNotHaveBean(RedisLockService.class)
-				.doesNotHaveBean(MaxmemoryPolicyCheck.class);
+				.hasSingleBean(MaxmemoryPolicyCheck.class);
 			LockService locks = context.getBean(LockService.class);
 			try (LockHandle lock = locks.lock("orders:42", Duration.ofSeconds(5))) {
 				assertThat(lock.fencingToken()).isPositive();
@@ -82,6 +86,21 @@ class QuorumLockStoreAutoConfigurationTests {
 			}
 			assertThat(locks.isLocked("orders:42")).isFalse();
 		});
+	}
+
+	@Test
+	void maxmemoryPolicyIsCheckedOnEveryNode(CapturedOutput output) {
+		second.command("CONFIG", "SET", "maxmemory-policy", "volatile-lru");
+		try {
+			this.contextRunner.withPropertyValues("distributed-lock.quorum.nodes=" + nodes()).run((context) -> {
+				assertThat(context.getBean(MaxmemoryPolicyCheck.class).check()).isEqualTo("volatile-lru");
+				assertThat(output).contains("Redis maxmemory-policy is 'volatile-lru' on redis://" + second.host() + ":"
+						+ second.port() + "/3 (volatile-lru)");
+			});
+		}
+		finally {
+			second.command("CONFIG", "SET", "maxmemory-policy", "noeviction");
+		}
 	}
 
 	@Test

@@ -1,6 +1,8 @@
 package io.github.distlock.redis;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 import io.github.distlock.testsupport.RedisServer;
 import org.junit.jupiter.api.Test;
@@ -11,11 +13,13 @@ import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.support.GenericApplicationContext;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -83,6 +87,57 @@ class MaxmemoryPolicyCheckTests {
 			finally {
 				factory.destroy();
 			}
+		}
+	}
+
+	@Test
+	void checksEveryNodeOfAQuorumAndNamesThoseThatMayEvict(CapturedOutput output) {
+		RedisServer unreachable = RedisServer.builder().arg("maxmemory-policy", "allkeys-lru").start();
+		unreachable.close();
+		try (RedisServer quiet = RedisServer.builder().arg("maxmemory-policy", "noeviction").start();
+				RedisServer lru = RedisServer.builder().arg("maxmemory-policy", "allkeys-lru").start();
+				RedisServer ttl = RedisServer.builder().arg("maxmemory-policy", "volatile-ttl").start()) {
+			Map<String, RedisServer> nodes = new LinkedHashMap<>();
+			nodes.put("node-a", quiet);
+			nodes.put("node-b", lru);
+			nodes.put("node-c", ttl);
+			nodes.put("node-d", unreachable);
+			assertThat(checkEach(nodes)).isEqualTo("allkeys-lru");
+		}
+		assertThat(output).contains("WARN")
+			.contains(WARNING + " 'allkeys-lru' on node-b (allkeys-lru), node-c (volatile-ttl)")
+			.doesNotContain("node-a (")
+			.doesNotContain("node-d (");
+	}
+
+	@Test
+	void quietWhenEveryNodeOfAQuorumHasNoeviction(CapturedOutput output) {
+		try (RedisServer one = RedisServer.builder().arg("maxmemory-policy", "noeviction").start();
+				RedisServer two = RedisServer.builder().arg("maxmemory-policy", "noeviction").start();
+				RedisServer three = RedisServer.builder().arg("maxmemory-policy", "noeviction").start()) {
+			Map<String, RedisServer> nodes = new LinkedHashMap<>();
+			nodes.put("node-a", one);
+			nodes.put("node-b", two);
+			nodes.put("node-c", three);
+			assertThat(checkEach(nodes)).isEqualTo("noeviction");
+		}
+		assertThat(output).doesNotContain(WARNING);
+	}
+
+	@Test
+	void rejectsNoServers() {
+		assertThatIllegalArgumentException().isThrownBy(() -> new MaxmemoryPolicyCheck(Map.of()))
+			.withMessageContaining("servers must name at least one Redis");
+	}
+
+	private static String checkEach(Map<String, RedisServer> nodes) {
+		Map<String, RedisConnectionFactory> factories = new LinkedHashMap<>();
+		try {
+			nodes.forEach((name, server) -> factories.put(name, connectionFactory(server, null, null)));
+			return new MaxmemoryPolicyCheck(factories).check();
+		}
+		finally {
+			factories.values().forEach((factory) -> ((LettuceConnectionFactory) factory).destroy());
 		}
 	}
 

@@ -3,6 +3,7 @@ package io.github.distlock.redis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisServer;
@@ -83,6 +84,15 @@ final class QuorumNodes implements AutoCloseable {
 	}
 
 	QuorumLockStore newStore(Duration fencingRetention) {
+		return newStore(fencingRetention, StringRedisTemplate::new);
+	}
+
+	/**
+	 * A store whose node templates {@code templates} makes, e.g. one that counts each
+	 * node's script replies.
+	 */
+	QuorumLockStore newStore(Duration fencingRetention,
+			Function<LettuceConnectionFactory, StringRedisTemplate> templates) {
 		List<QuorumLockStore.Node> nodes = new ArrayList<>();
 		for (int i = 0; i < this.servers.size(); i++) {
 			String host = this.proxied ? this.proxies.get(i).host() : this.servers.get(i).host();
@@ -93,7 +103,7 @@ final class QuorumNodes implements AutoCloseable {
 			factory.afterPropertiesSet();
 			factory.start();
 			this.factories.add(factory);
-			nodes.add(new QuorumLockStore.Node("redis://" + host + ":" + port, new StringRedisTemplate(factory)));
+			nodes.add(new QuorumLockStore.Node("redis://" + host + ":" + port, templates.apply(factory)));
 		}
 		QuorumLockStore store = new QuorumLockStore(nodes, "distlock:", fencingRetention, NODE_TIMEOUT);
 		this.stores.add(store);
@@ -106,7 +116,12 @@ final class QuorumNodes implements AutoCloseable {
 	}
 
 	LockEngine newService(Duration leaseTime, Duration fencingRetention) {
-		LockEngine service = new LockEngine(newStore(fencingRetention), leaseTime);
+		return newService(newStore(fencingRetention), leaseTime);
+	}
+
+	/** A lock service on {@code store}, destroyed by {@link #close()}. */
+	LockEngine newService(io.github.distlock.store.LockStore store, Duration leaseTime) {
+		LockEngine service = new LockEngine(store, leaseTime);
 		this.services.add(service);
 		return service;
 	}
