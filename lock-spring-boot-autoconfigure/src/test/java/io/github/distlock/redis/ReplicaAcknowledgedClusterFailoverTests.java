@@ -128,8 +128,11 @@ class ReplicaAcknowledgedClusterFailoverTests {
 		// Its keys are not on the source, which redirects (ASK) to the target; the store
 		// follows with ASKING, and the target, missing some of the script's keys in a
 		// slot it is importing, answers TRYAGAIN, as it would to any client: the outcome
-		// counts as unknown, the acquisition fails and leaves nothing behind.
-		assertThatExceptionOfType(DataAccessException.class).isThrownBy(() -> locks.lock(ids.get(1), Duration.ZERO))
+		// counts as unknown, and with no wait time left the acquisition fails with it
+		// and leaves nothing behind.
+		assertThatExceptionOfType(LockNotAcquiredException.class)
+			.isThrownBy(() -> locks.lock(ids.get(1), Duration.ZERO))
+			.withCauseInstanceOf(DataAccessException.class)
 			.satisfies((ex) -> assertThat(NestedExceptionUtils.getMostSpecificCause(ex).getMessage())
 				.startsWith("TRYAGAIN"));
 		assertThat(keysInSlot(from, slot)).doesNotContain(key(ids.get(1)));
