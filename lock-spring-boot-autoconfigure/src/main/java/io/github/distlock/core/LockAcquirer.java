@@ -120,9 +120,9 @@ final class LockAcquirer {
 				if (waiter.state() == Waiter.State.GRANTED) {
 					HeldLock granted = waiter.granted();
 					if (interrupted) {
-						// Interrupted while the lock was handed over: give it back,
-						// report
-						// the interrupt (tryLock leaves the entry, releaseOutermost not).
+						// Interrupted while the lock was handed over: given back and
+						// the interrupt reported (tryLock leaves the entry for this
+						// thread, releaseOutermost does not).
 						granted.dropHolds();
 						this.releaser.releaseOutermost(granted, Duration.ZERO);
 						throw Interrupts.restoreFlagAndFail(entry.lockId);
@@ -145,9 +145,8 @@ final class LockAcquirer {
 						attempt = attempt(entry, fixedLeaseNanos, unanswered);
 					}
 					catch (Throwable ex) {
-						// Straight from ATTEMPTING to CANCELLED: no releaser can pick
-						// this
-						// thread for a hand-over while the failure propagates.
+						// Straight from ATTEMPTING to CANCELLED: no releaser can
+						// pick it for a hand-over while the failure propagates.
 						entry.cancelAttempt(waiter);
 						throw ex;
 					}
@@ -181,7 +180,8 @@ final class LockAcquirer {
 					continue;
 				}
 				// The back-off again: the attempt just made may have gone unanswered.
-				long pause = (unanswered.isPending()) ? unanswered.backOffNanos()
+				backOff = unanswered.backOffNanos();
+				long pause = (backOff > 0) ? backOff
 						: (holdBack > 0) ? holdBack : Rechecks.delayNanos(holderTtlMillis, subscribed);
 				waiter.park(Math.min(deadline - now, pause));
 				holderTtlMillis = -1;
