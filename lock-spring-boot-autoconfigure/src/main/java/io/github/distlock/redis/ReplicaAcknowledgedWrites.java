@@ -1,5 +1,6 @@
 package io.github.distlock.redis;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedDeque;
@@ -24,6 +25,7 @@ import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.QueryTimeoutException;
+import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.script.RedisScript;
@@ -198,6 +200,10 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 			Throwable cause = ex.getCause();
 			if (cause instanceof RuntimeException runtime) {
 				throw translated(runtime);
+			}
+			if (cause instanceof IOException) {
+				// E.g. "Connection reset": the node went away mid-command.
+				throw new RedisConnectionFailureException("Redis connection failed", cause);
 			}
 			throw new RedisSystemException("Redis command failed", cause);
 		}
