@@ -21,11 +21,18 @@ public interface LockService {
 
 	/**
 	 * Waits up to {@code waitTime} for the lock.
+	 * <p>
+	 * An attempt that the lock store could not answer (unreachable, timed out, failing
+	 * over) is repeated while the wait time remains. When it passes with the last attempt
+	 * unanswered, {@link LockNotAcquiredException} is thrown with the store's failure as
+	 * its cause: empty means that others hold the lock.
 	 * @param lockId the lock id
 	 * @param waitTime how long to wait; {@link Duration#ZERO} tries once
 	 * @param leaseTime a fixed lease that is never renewed, or {@code null} for an
 	 * auto-renewed lease
-	 * @return the handle, or empty if the lock was not acquired in time
+	 * @return the handle, or empty if others held the lock until the wait time passed
+	 * @throws LockNotAcquiredException when the lock store did not answer the last
+	 * attempt, when interrupted, or when the lock service shut down meanwhile
 	 */
 	Optional<LockHandle> tryLock(String lockId, Duration waitTime, @Nullable Duration leaseTime);
 

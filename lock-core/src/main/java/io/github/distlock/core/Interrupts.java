@@ -38,4 +38,21 @@ final class Interrupts {
 				new InterruptedException());
 	}
 
+	/**
+	 * What to throw for a failed store command: the interrupt that made the client stop
+	 * waiting, if that was it (the flag restored, the failure suppressed), else the
+	 * failure itself.
+	 * @param lockId the lock the command was for
+	 * @param failure what the store's client threw or reported
+	 * @return the exception to throw
+	 */
+	static RuntimeException interruptOr(String lockId, RuntimeException failure) {
+		if (Thread.currentThread().isInterrupted() || isCause(failure)) {
+			LockNotAcquiredException interrupted = restoreFlagAndFail(lockId);
+			interrupted.addSuppressed(failure);
+			return interrupted;
+		}
+		return failure;
+	}
+
 }

@@ -1,7 +1,6 @@
 package io.github.distlock.core;
 
 import java.time.Duration;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -25,21 +24,24 @@ import org.jspecify.annotations.Nullable;
  * announced, or its bounded, jittered re-check comes. Only the head of the queue competes
  * in the store.
  * <p>
+ * An acquire whose outcome is unknown ({@link Unknown}: the store was unreachable or
+ * slow) is tried again with the same owner token after a jittered back-off (see
+ * {@link UnansweredAcquire}) until the wait time passes; if it passes with the last
+ * attempt unanswered, a {@link LockNotAcquiredException} caused by the store's last
+ * failure is thrown, also by {@code tryLock} and for a wait time of 0 (empty means held
+ * by others, not "nobody could tell"). A token left unanswered is released on the way
+ * out.
+ * <p>
  * An acquire the store wrote but could not get acknowledged by enough replicas
  * ({@link NotReplicated}) ends the acquisition at once with a
  * {@link LockNotAcquiredException} giving the reason, also for {@code tryLock}: like a
  * store that cannot be reached, it is a failure to report, not a lock held by others to
- * wait for (the store removed the write again).
+ * wait for (the store removed the write again). Any other failure of the store (a
+ * misconfiguration) is thrown at once.
  */
 final class LockAcquirer {
 
 	private static final Log logger = LogFactory.getLog(LockAcquirer.class);
-
-	/** Fallback re-check of a waiter when releases are announced. */
-	private static final long SUBSCRIBED_RECHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
-
-	/** Re-check of a waiter when no release announcements can be received. */
-	private static final long UNSUBSCRIBED_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
 	private final LockStore store;
 
@@ -72,21 +74,39 @@ final class LockAcquirer {
 	/**
 	 * Acquires the lock of {@code entry} for the calling thread.
 	 * @param fixedLeaseNanos a fixed lease, or 0 for an auto-renewed one
-	 * @return the hold, or {@code null} if the wait time passed
+	 * @return the hold, or {@code null} if the wait time passed while others held the
+	 * lock
 	 * @throws LockNotAcquiredException when interrupted, when the service shut down
-	 * meanwhile, or when too few replicas acknowledged the acquire
+	 * meanwhile, when too few replicas acknowledged the acquire, or when the wait time
+	 * passed while the store did not answer
 	 */
 	@Nullable HeldLock acquire(LockEntry entry, Duration waitTime, long fixedLeaseNanos) {
 		long deadline = System.nanoTime() + saturatedNanos(waitTime);
+		UnansweredAcquire unanswered = new UnansweredAcquire(this.tokens);
+		try {
+			return acquire(entry, waitTime, deadline, fixedLeaseNanos, unanswered);
+		}
+		finally {
+			String owner = unanswered.settle();
+			if (owner != null) {
+				// Its acquire may still be applied (or was): removed again.
+				this.releaser.releaseLater(entry.key, owner);
+			}
+		}
+	}
+
+	private @Nullable HeldLock acquire(LockEntry entry, Duration waitTime, long deadline, long fixedLeaseNanos,
+			UnansweredAcquire unanswered) {
 		long holderTtlMillis = -1;
 		if (entry.isFree()) {
-			Attempt attempt = attempt(entry, fixedLeaseNanos);
+			Attempt attempt = attempt(entry, fixedLeaseNanos, unanswered);
 			if (attempt.held != null) {
 				return attempt.held;
 			}
 			holderTtlMillis = attempt.holderTtlMillis;
 		}
 		if (System.nanoTime() - deadline >= 0) {
+			unanswered.throwIfPending(entry.lockId, waitTime);
 			return null;
 		}
 		Waiter waiter = new Waiter(Thread.currentThread(), fixedLeaseNanos);
@@ -100,18 +120,19 @@ final class LockAcquirer {
 				if (waiter.state() == Waiter.State.GRANTED) {
 					HeldLock granted = waiter.granted();
 					if (interrupted) {
-						// Interrupted while the lock was handed over: give it back,
-						// report the interrupt.
-						// (tryLock leaves the entry for this thread; releaseOutermost
-						// does not.)
+						// Interrupted while the lock was handed over: given back and
+						// the interrupt reported (tryLock leaves the entry for this
+						// thread, releaseOutermost does not).
 						granted.dropHolds();
 						this.releaser.releaseOutermost(granted, Duration.ZERO);
 						throw Interrupts.restoreFlagAndFail(entry.lockId);
 					}
 					return granted;
 				}
-				boolean mayCompete = !interrupted && !this.stopped.getAsBoolean() && entry.isHead(waiter)
-						&& !entry.hasLiveHolder() && !entry.isHandingOver();
+				// After an unanswered attempt, the next one waits for its back-off.
+				long backOff = unanswered.backOffNanos();
+				boolean mayCompete = !interrupted && !this.stopped.getAsBoolean() && backOff == 0
+						&& entry.isHead(waiter) && !entry.hasLiveHolder() && !entry.isHandingOver();
 				// After a hand-over freed the lock for waiters of other instances, they
 				// go first.
 				long holdBack = mayCompete ? entry.turnForOthers.holdBackNanos() : 0;
@@ -121,12 +142,11 @@ final class LockAcquirer {
 						if (entry.turnForOthers.takeHeadStart()) {
 							giveOthersAHeadStart(entry);
 						}
-						attempt = attempt(entry, fixedLeaseNanos);
+						attempt = attempt(entry, fixedLeaseNanos, unanswered);
 					}
 					catch (Throwable ex) {
-						// Straight from ATTEMPTING to CANCELLED: never WAITING again, so
-						// no releaser can
-						// pick this thread for a hand-over while the failure propagates.
+						// Straight from ATTEMPTING to CANCELLED: no releaser can
+						// pick it for a hand-over while the failure propagates.
 						entry.cancelAttempt(waiter);
 						throw ex;
 					}
@@ -151,6 +171,7 @@ final class LockAcquirer {
 									"The LockService shut down while waiting for lock '" + LogSafe.text(entry.lockId)
 											+ "'");
 						}
+						unanswered.throwIfPending(entry.lockId, waitTime);
 						return null;
 					}
 					// A hand-over to this waiter is in flight; its outcome arrives within
@@ -158,16 +179,17 @@ final class LockAcquirer {
 					waiter.park(TimeUnit.MILLISECONDS.toNanos(10));
 					continue;
 				}
-				waiter.park(Math.min(deadline - now,
-						(holdBack > 0) ? holdBack : recheckNanos(holderTtlMillis, subscribed)));
+				// The back-off again: the attempt just made may have gone unanswered.
+				backOff = unanswered.backOffNanos();
+				long pause = (backOff > 0) ? backOff
+						: (holdBack > 0) ? holdBack : Rechecks.delayNanos(holderTtlMillis, subscribed);
+				waiter.park(Math.min(deadline - now, pause));
 				holderTtlMillis = -1;
 				if (Thread.interrupted()) {
 					interrupted = true;
 				}
-				// At every wake-up, not only while unsubscribed: a store subscribing per
-				// lock
-				// learns that this lock is still waited for, and re-subscribes one that
-				// moved.
+				// At every wake-up: a store subscribing per lock learns that this lock
+				// is still waited for, and re-subscribes one that moved.
 				subscribed = this.releases.ensureActive(entry.key, System.nanoTime());
 			}
 		}
@@ -241,26 +263,38 @@ final class LockAcquirer {
 	 * One acquire round trip. An acquire whose reply arrives after the lease would
 	 * already have run out counts as not acquired and is undone.
 	 */
-	private Attempt attempt(LockEntry entry, long fixedLeaseNanos) {
+	private Attempt attempt(LockEntry entry, long fixedLeaseNanos, UnansweredAcquire unanswered) {
 		long lease = (fixedLeaseNanos > 0) ? fixedLeaseNanos : this.leaseNanos;
-		String owner = this.tokens.next();
+		String owner = unanswered.nextOwner();
 		long sentAt = System.nanoTime();
 		AcquireReply reply;
 		try {
 			reply = this.store.acquire(entry.key, owner, LockReleaser.toMillis(lease));
 		}
 		catch (RuntimeException ex) {
-			throw failed(entry, owner, ex);
+			// The command may still be applied after we gave up: removed on the way out.
+			unanswered.unanswered(owner, sentAt, ex);
+			throw Interrupts.interruptOr(entry.lockId, ex);
 		}
 		catch (Error ex) {
-			// The command may still be applied after we gave up: remove it if so.
-			this.releaser.releaseLater(entry.key, owner);
+			unanswered.unanswered(owner, sentAt, ex);
 			throw ex;
 		}
 		if (reply instanceof Unknown unknown) {
-			throw failed(entry, owner, unknown.cause());
+			unanswered.unanswered(owner, sentAt, unknown.cause());
+			if (Thread.currentThread().isInterrupted() || Interrupts.isCause(unknown.cause())) {
+				throw Interrupts.interruptOr(entry.lockId, unknown.cause());
+			}
+			return new Attempt(null, -1);
 		}
+		long leaseStart = unanswered.leaseStart(owner, sentAt);
+		String settled = unanswered.settle();
 		if (reply instanceof HeldByOther other) {
+			if (settled != null) {
+				// Its earlier write, if still in flight on another connection, must not
+				// outlive this waiter.
+				this.releaser.releaseLater(entry.key, settled);
+			}
 			if (!entry.hasLiveHolder()) {
 				// Not by a thread of this instance.
 				entry.turnForOthers.heldElsewhere();
@@ -272,7 +306,7 @@ final class LockAcquirer {
 			throw notReplicated(entry.lockId, notReplicated);
 		}
 		long fencingToken = ((Acquired) reply).fencingToken();
-		if (System.nanoTime() - sentAt >= lease) {
+		if (System.nanoTime() - leaseStart >= lease) {
 			this.releaser.releaseLater(entry.key, owner);
 			if (logger.isDebugEnabled()) {
 				logger.debug(
@@ -281,7 +315,7 @@ final class LockAcquirer {
 			return new Attempt(null, 0);
 		}
 		HeldLock held = new HeldLock(entry, owner, fencingToken, Thread.currentThread(), lease, fixedLeaseNanos == 0,
-				sentAt);
+				leaseStart);
 		entry.acquiredFromRedis(held);
 		if (!this.releaser.startHolding(held)) {
 			throw new LockNotAcquiredException(entry.lockId,
@@ -294,41 +328,11 @@ final class LockAcquirer {
 	}
 
 	/**
-	 * An acquire that failed or whose outcome is unknown: the command may still be
-	 * applied after we gave up, so the lock is released (owner-checked) off this thread
-	 * if so.
-	 * @return what to throw: the failure, or the interrupt that made the client stop
-	 * waiting
-	 */
-	private RuntimeException failed(LockEntry entry, String owner, RuntimeException failure) {
-		this.releaser.releaseLater(entry.key, owner);
-		if (Thread.currentThread().isInterrupted() || Interrupts.isCause(failure)) {
-			LockNotAcquiredException interrupted = Interrupts.restoreFlagAndFail(entry.lockId);
-			interrupted.addSuppressed(failure);
-			return interrupted;
-		}
-		return failure;
-	}
-
-	/**
 	 * The failure of an acquire or hand-over that too few replicas acknowledged.
 	 */
 	static LockNotAcquiredException notReplicated(String lockId, NotReplicated reply) {
 		return new LockNotAcquiredException(lockId, "Lock '" + LogSafe.text(lockId)
 				+ "' was not acquired: the write was not replicated, " + reply.reason() + "; it was released again");
-	}
-
-	private static long recheckNanos(long holderTtlMillis, boolean subscribed) {
-		ThreadLocalRandom random = ThreadLocalRandom.current();
-		long bound = subscribed ? SUBSCRIBED_RECHECK_NANOS : UNSUBSCRIBED_RECHECK_NANOS;
-		long delay = bound / 2 + random.nextLong(bound / 2 + 1);
-		if (holderTtlMillis >= 0) {
-			// The holder's lease ends then at the latest, and a holder that died
-			// announces nothing.
-			long untilExpiry = TimeUnit.MILLISECONDS.toNanos(holderTtlMillis);
-			delay = Math.min(delay, untilExpiry + random.nextLong(untilExpiry / 10 + 1) + 100_000);
-		}
-		return delay;
 	}
 
 	private static long saturatedNanos(Duration duration) {

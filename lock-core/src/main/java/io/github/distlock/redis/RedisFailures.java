@@ -17,10 +17,11 @@ final class RedisFailures {
 	/**
 	 * Error codes of a Redis that cannot write for now: loading its data, busy with a
 	 * script, a replica or a master without replicas, failing over, a cluster slot
-	 * moving, out of memory.
+	 * moving, out of memory; or that stopped waiting for its replicas ({@code WAIT})
+	 * because it became a replica meanwhile ({@code UNBLOCKED}).
 	 */
 	private static final Set<String> CANNOT_WRITE_FOR_NOW = Set.of("LOADING", "BUSY", "READONLY", "MASTERDOWN",
-			"TRYAGAIN", "CLUSTERDOWN", "OOM");
+			"TRYAGAIN", "CLUSTERDOWN", "OOM", "UNBLOCKED");
 
 	private RedisFailures() {
 	}

@@ -41,9 +41,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * A command fails with {@link Unknown} when Redis cannot be reached, times out, answers
  * an error meaning it cannot write for now
  * ({@code LOADING BUSY READONLY MASTERDOWN TRYAGAIN CLUSTERDOWN
- * OOM}), or when the calling thread was interrupted while waiting for the reply; any
- * other failure (for example an ACL's {@code NOPERM}) is thrown as Spring's
- * {@code DataAccessException}.
+ * OOM}, and {@code UNBLOCKED} for a {@code WAIT} cut short by a failover), or when the
+ * calling thread was interrupted while waiting for the reply; any other failure (for
+ * example an ACL's {@code NOPERM}) is thrown as Spring's {@code DataAccessException}.
  * <p>
  * With {@code minReplicas} above 0 an acquire or hand-over that wrote a new owner is
  * followed by {@code WAIT minReplicas timeout} on the connection that ran the script (see

@@ -1,5 +1,6 @@
 package io.github.distlock.redis;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedDeque;
@@ -13,13 +14,9 @@ import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
-import io.lettuce.core.cluster.SlotHash;
-import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
-import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.StringCodec;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -28,6 +25,7 @@ import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.QueryTimeoutException;
+import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.script.RedisScript;
@@ -69,7 +67,7 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 
 	private final long commandTimeoutMillis;
 
-	private final ConcurrentLinkedDeque<Dedicated> idle = new ConcurrentLinkedDeque<>();
+	private final ConcurrentLinkedDeque<DedicatedConnection> idle = new ConcurrentLinkedDeque<>();
 
 	private final AtomicInteger open = new AtomicInteger();
 
@@ -109,7 +107,7 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 		RedisScript<Long> script = call.script();
 		List<String> keys = call.keys();
 		List<String> args = call.args();
-		Dedicated connection = borrow();
+		DedicatedConnection connection = borrow();
 		boolean reusable = false;
 		try {
 			StatefulRedisConnection<String, String> node = connection.forKey(keys.get(0));
@@ -127,7 +125,7 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 					node = connection.forKey(keys.get(0));
 					reply = eval(node, script, keys, args, false);
 				}
-				else if (error.startsWith("ASK ") && connection instanceof ClusterNodes cluster) {
+				else if (error.startsWith("ASK ") && connection instanceof DedicatedConnection.ClusterNodes cluster) {
 					// The slot is being migrated and the lock's keys are not (or no
 					// longer) on the source: the target runs the script, and its replicas
 					// are waited for.
@@ -145,6 +143,10 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 			}
 			reusable = true;
 			return new Written(reply, acknowledged);
+		}
+		catch (RuntimeException ex) {
+			// Lettuce's own too, e.g. connecting to a master that is down.
+			throw translated(ex);
 		}
 		finally {
 			giveBack(connection, reusable);
@@ -197,35 +199,44 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 		catch (ExecutionException ex) {
 			Throwable cause = ex.getCause();
 			if (cause instanceof RuntimeException runtime) {
-				DataAccessException translated = this.connectionFactory.translateExceptionIfPossible(runtime);
-				throw (translated != null) ? translated : runtime;
+				throw translated(runtime);
+			}
+			if (cause instanceof IOException) {
+				// E.g. "Connection reset": the node went away mid-command.
+				throw new RedisConnectionFailureException("Redis connection failed", cause);
 			}
 			throw new RedisSystemException("Redis command failed", cause);
 		}
 	}
 
 	/** Redis's error reply, which the client wraps, e.g. "MOVED 3999 127.0.0.1:6381". */
+	/** {@code failure} as Spring Data Redis would throw it. */
+	private RuntimeException translated(RuntimeException failure) {
+		DataAccessException translated = (failure instanceof DataAccessException) ? null
+				: this.connectionFactory.translateExceptionIfPossible(failure);
+		return (translated != null) ? translated : failure;
+	}
+
 	private static String errorReply(RuntimeException failure) {
 		return String.valueOf(NestedExceptionUtils.getMostSpecificCause(failure).getMessage());
 	}
 
-	private Dedicated borrow() {
+	private DedicatedConnection borrow() {
 		if (this.closed) {
 			throw new IllegalStateException("The lock store has been closed");
 		}
-		Dedicated connection = this.idle.pollFirst();
+		DedicatedConnection connection = this.idle.pollFirst();
 		if (connection != null) {
 			return connection;
 		}
 		try {
 			AbstractRedisClient client = this.connectionFactory.getRequiredNativeClient();
 			connection = (client instanceof RedisClusterClient cluster)
-					? new ClusterNodes(cluster.connect(StringCodec.UTF8), connectionTimeout())
-					: new Standalone(((RedisClient) client).connect(StringCodec.UTF8));
+					? new DedicatedConnection.ClusterNodes(cluster.connect(StringCodec.UTF8), connectionTimeout())
+					: new DedicatedConnection.Standalone(((RedisClient) client).connect(StringCodec.UTF8));
 		}
 		catch (RuntimeException ex) {
-			DataAccessException translated = this.connectionFactory.translateExceptionIfPossible(ex);
-			throw (translated != null) ? translated : ex;
+			throw translated(ex);
 		}
 		// The connection's own timeout must not cut a WAIT short; each command is bounded
 		// by await().
@@ -242,7 +253,7 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 		return Duration.ofMillis(this.timeout.toMillis() + 2 * this.commandTimeoutMillis);
 	}
 
-	private void giveBack(Dedicated connection, boolean reusable) {
+	private void giveBack(DedicatedConnection connection, boolean reusable) {
 		if (reusable && !this.closed && this.idle.size() < MAX_IDLE && connection.connection().isOpen()) {
 			this.idle.offerFirst(connection);
 			if (!this.closed || !this.idle.remove(connection)) {
@@ -252,7 +263,7 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 		closeQuietly(connection);
 	}
 
-	private void closeQuietly(Dedicated connection) {
+	private void closeQuietly(DedicatedConnection connection) {
 		this.open.decrementAndGet();
 		try {
 			connection.connection().close();
@@ -273,7 +284,8 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 	@Override
 	public void close() {
 		this.closed = true;
-		for (Dedicated connection = this.idle.pollFirst(); connection != null; connection = this.idle.pollFirst()) {
+		for (DedicatedConnection connection = this.idle.pollFirst(); connection != null; connection = this.idle
+			.pollFirst()) {
 			closeQuietly(connection);
 		}
 	}
@@ -293,57 +305,6 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 	 * @param acknowledged replicas that acknowledged the write, -1 if not waited for
 	 */
 	record Written(long reply, long acknowledged) {
-
-	}
-
-	/** A dedicated connection, and the node connection that serves a key. */
-	private interface Dedicated {
-
-		StatefulConnection<String, String> connection();
-
-		StatefulRedisConnection<String, String> forKey(String key);
-
-	}
-
-	private record Standalone(StatefulRedisConnection<String, String> connection) implements Dedicated {
-
-		@Override
-		public StatefulRedisConnection<String, String> forKey(String key) {
-			return this.connection;
-		}
-
-	}
-
-	/**
-	 * A cluster connection used by one thread at a time, so its connection to each master
-	 * is too.
-	 */
-	private record ClusterNodes(StatefulRedisClusterConnection<String, String> connection,
-			Duration timeout) implements Dedicated {
-
-		@Override
-		public StatefulRedisConnection<String, String> forKey(String key) {
-			RedisClusterNode master = this.connection.getPartitions().getMasterBySlot(SlotHash.getSlot(key));
-			if (master == null) {
-				throw new RedisSystemException("CLUSTERDOWN no master serves the slot of lock key " + key, null);
-			}
-			return withTimeout(this.connection.getConnection(master.getNodeId()));
-		}
-
-		/**
-		 * The connection to the node at {@code address} ({@code host:port}, as an
-		 * {@code ASK} redirect names it).
-		 */
-		StatefulRedisConnection<String, String> forAddress(String address) {
-			int colon = address.lastIndexOf(':');
-			return withTimeout(this.connection.getConnection(address.substring(0, colon),
-					Integer.parseInt(address.substring(colon + 1))));
-		}
-
-		private StatefulRedisConnection<String, String> withTimeout(StatefulRedisConnection<String, String> node) {
-			node.setTimeout(this.timeout);
-			return node;
-		}
 
 	}
 

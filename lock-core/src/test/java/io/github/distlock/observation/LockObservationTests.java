@@ -5,6 +5,7 @@ import java.util.Optional;
 
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockLostException;
+import io.github.distlock.LockNotAcquiredException;
 import io.github.distlock.OnLockFailure;
 import io.github.distlock.redis.RedisLockClients;
 import io.github.distlock.redis.RedisLockService;
@@ -111,8 +112,9 @@ class LockObservationTests {
 			RedisLockService unreachable = downClients.newService();
 			unreachable.setObservationRegistry(this.registry, null, null);
 			down.stop();
-			assertThatExceptionOfType(DataAccessException.class)
-				.isThrownBy(() -> unreachable.tryLock("stock:pear", Duration.ZERO, null));
+			assertThatExceptionOfType(LockNotAcquiredException.class)
+				.isThrownBy(() -> unreachable.tryLock("stock:pear", Duration.ZERO, null))
+				.withCauseInstanceOf(DataAccessException.class);
 		}
 		finally {
 			down.close();

@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -15,30 +16,45 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockLostException;
 import io.github.distlock.LockNotAcquiredException;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.Hold;
 import io.github.distlock.testsupport.OverlapChecker;
 import io.github.distlock.testsupport.RedisCluster;
 import io.github.distlock.testsupport.RedisClusterExtension;
 import io.github.distlock.testsupport.RedisServer;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.AutoClose;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
-import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
- * A soak on a real Redis Cluster across a master failover ({@code CLUSTER FAILOVER}), a
- * slot migration with lock keys in the slot, and a SIGKILL of a master, with locks held
- * and waited on by two instances × 4 threads on 60 contended ids: no waiter is stuck
- * (every {@code tryLock} returns within its wait time plus the command timeouts of its
- * attempts), and every double ownership (two holds of one id overlapping) is reported to
- * one of the two holders as a lost lock; their number is printed.
+ * A soak on a real Redis Cluster (3 masters, 3 replicas) across a coordinated failover
+ * ({@code CLUSTER FAILOVER}), a slot migration with lock keys in the slot, and a SIGKILL
+ * of a master whose replication was frozen while locks were acquired on it, with locks
+ * held and waited on by two instances × 4 threads on 60 contended ids; run without and
+ * with {@code min-replicas: 1} (and replicated renewals).
+ * <p>
+ * Every variant: no waiter is stuck and none gets an exception while its wait time
+ * remains (every {@code tryLock} returns within its wait time plus the round trips of one
+ * last attempt); no release or hand-over takes effect on a key naming another owner
+ * (audited against Redis, {@link ReleaseAuditingStore}); every double ownership (two
+ * holds of one id overlapping) is reported to one of its holders as a lost lock. Holds
+ * acquired while replication is frozen last until after the promotion, so that a lock the
+ * promoted replica never saw is taken by another holder meanwhile: without
+ * {@code min-replicas} the double ownerships are printed, with {@code min-replicas: 1}
+ * such acquisitions fail closed and there are none.
  */
 class ClusterFailoverSoakTests {
 
@@ -46,8 +62,22 @@ class ClusterFailoverSoakTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(3);
 
-	/** Wait time, plus a few command timeouts (2 s) of attempts at a dead master. */
-	private static final long RETURN_BOUND_NANOS = WAIT.toNanos() + TimeUnit.SECONDS.toNanos(12);
+	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
+
+	private static final Duration REPLICATION_TIMEOUT = Duration.ofSeconds(1);
+
+	/**
+	 * Wait time, plus one last attempt that started before it passed (a command timeout,
+	 * the replicas' acknowledgement and a command timeout for undoing it), plus thread
+	 * scheduling on a loaded machine.
+	 */
+	private static final long RETURN_BOUND_NANOS = WAIT.plus(COMMAND_TIMEOUT.multipliedBy(2))
+		.plus(REPLICATION_TIMEOUT)
+		.plusSeconds(1)
+		.toNanos();
+
+	/** Acquisitions on the frozen master before it is killed. */
+	private static final int EXPOSED = 5;
 
 	@RegisterExtension
 	static final RedisClusterExtension redis = new RedisClusterExtension();
@@ -55,101 +85,201 @@ class ClusterFailoverSoakTests {
 	@AutoClose
 	private final ClusterLockClients clients = new ClusterLockClients(redis.nodes());
 
-	@Test
-	void locksStayExclusiveOrReportedLostAcrossFailoverMigrationAndKill() throws Exception {
+	private final List<LockEngine> engines = new ArrayList<>();
+
+	private final ConcurrentLinkedQueue<Hold> holds = new ConcurrentLinkedQueue<>();
+
+	private final Set<Hold> reportedLost = ConcurrentHashMap.newKeySet();
+
+	private final AtomicInteger acquired = new AtomicInteger();
+
+	private final AtomicInteger notAcquiredInWaitTime = new AtomicInteger();
+
+	private final AtomicInteger failedAtDeadline = new AtomicInteger();
+
+	private final AtomicInteger notReplicated = new AtomicInteger();
+
+	private final AtomicInteger earlyFailures = new AtomicInteger();
+
+	private final AtomicInteger stuck = new AtomicInteger();
+
+	private final AtomicLong longestReturnNanos = new AtomicLong();
+
+	/** Ids served by the master whose replication is frozen, while it is. */
+	private volatile Set<String> frozenIds = Set.of();
+
+	/** Acquisitions (or, with min-replicas, failed acquisitions) of a frozen id. */
+	private final AtomicInteger exposed = new AtomicInteger();
+
+	private final CountDownLatch promoted = new CountDownLatch(1);
+
+	@AfterEach
+	void stopEngines() {
+		this.engines.forEach(LockEngine::destroy);
+	}
+
+	@ParameterizedTest(name = "min-replicas={0}")
+	@ValueSource(ints = { 0, 1 })
+	void locksStayExclusiveOrReportedLostAcrossFailoverMigrationAndKill(int minReplicas) throws Exception {
 		RedisCluster cluster = redis.cluster();
-		List<RedisLockService> instances = List.of(
-				this.clients.newService(RedisLockSettings.defaults().withLeaseTime(Duration.ofSeconds(3))),
-				this.clients.newService(RedisLockSettings.defaults().withLeaseTime(Duration.ofSeconds(3))));
-		ConcurrentLinkedQueue<Hold> holds = new ConcurrentLinkedQueue<>();
-		Set<Hold> reportedLost = ConcurrentHashMap.newKeySet();
-		AtomicInteger acquired = new AtomicInteger();
-		AtomicInteger timedOut = new AtomicInteger();
-		AtomicInteger failedCalls = new AtomicInteger();
-		AtomicInteger stuck = new AtomicInteger();
-		AtomicLong longestReturnNanos = new AtomicLong();
+		RedisLockSettings settings = RedisLockSettings.defaults()
+			.withReplication(minReplicas, REPLICATION_TIMEOUT)
+			.withReplicatedRenewals(minReplicas > 0);
+		List<ReleaseAuditingStore> stores = List.of(store(settings), store(settings));
+		List<LockEngine> instances = List.of(engine(stores.get(0)), engine(stores.get(1)));
 		AtomicBoolean running = new AtomicBoolean(true);
 		int threads = 8;
 		ExecutorService pool = Executors.newFixedThreadPool(threads);
 		List<Future<?>> workers = new ArrayList<>();
 		for (int t = 0; t < threads; t++) {
-			RedisLockService service = instances.get(t % 2);
+			LockEngine instance = instances.get(t % 2);
 			String client = "instance" + (t % 2) + "-t" + (t / 2);
 			workers.add(pool.submit(() -> {
 				while (running.get()) {
-					String id = "soak:" + ThreadLocalRandom.current().nextInt(IDS);
-					long asked = System.nanoTime();
-					Optional<LockHandle> lock;
-					try {
-						lock = service.tryLock(id, WAIT, null);
-					}
-					catch (DataAccessException | LockNotAcquiredException ex) {
-						failedCalls.incrementAndGet();
-						lock = Optional.empty();
-					}
-					long returned = System.nanoTime() - asked;
-					longestReturnNanos.accumulateAndGet(returned, Math::max);
-					if (returned > RETURN_BOUND_NANOS) {
-						stuck.incrementAndGet();
-					}
-					if (lock.isEmpty()) {
-						timedOut.incrementAndGet();
-						continue;
-					}
-					acquired.incrementAndGet();
-					long start = System.nanoTime();
-					Thread.sleep(ThreadLocalRandom.current().nextInt(1, 20));
-					Hold hold = new Hold(client, id, lock.get().fencingToken(), start, System.nanoTime());
-					holds.add(hold);
-					try {
-						lock.get().close();
-					}
-					catch (LockLostException ex) {
-						reportedLost.add(hold);
-					}
-					catch (DataAccessException ex) {
-						// The release could not reach a master: the lock runs out with
-						// its
-						// lease, and its holder was not told of a loss.
-						failedCalls.incrementAndGet();
-					}
+					lockOnce(instance, client);
 				}
 				return null;
 			}));
 		}
-		RedisServer first = cluster.masters().get(0);
-		awaitMoreAcquisitions(acquired, 200);
-		cluster.failover(first);
-		awaitMoreAcquisitions(acquired, 200);
-		int slot = cluster.keySlot(new LockKeys("distlock:").lockKey("soak:7"));
+		long startedAt = System.nanoTime();
+		awaitMoreAcquisitions(100);
+		cluster.failover(cluster.masters().get(0));
+		awaitMoreAcquisitions(100);
+		int slot = cluster.keySlot(key("soak:7"));
 		RedisServer from = cluster.masterForSlot(slot);
 		RedisServer to = cluster.masters().stream().filter((m) -> !m.equals(from)).findFirst().orElseThrow();
 		cluster.migrateSlot(slot, from, to);
-		awaitMoreAcquisitions(acquired, 200);
-		cluster.killMaster(cluster.masters().get(2));
-		awaitMoreAcquisitions(acquired, 200);
+		awaitMoreAcquisitions(100);
+		RedisServer frozen = cluster.masters().get(2);
+		Set<String> idsOnFrozen = IntStream.range(0, IDS)
+			.mapToObj((i) -> "soak:" + i)
+			.filter((id) -> cluster.masterOf(key(id)).equals(frozen))
+			.collect(Collectors.toUnmodifiableSet());
+		cluster.loseUnreplicatedWrites(frozen, () -> {
+			this.frozenIds = idsOnFrozen;
+			await().atMost(Duration.ofSeconds(30)).until(() -> this.exposed.get() >= EXPOSED);
+			this.frozenIds = Set.of();
+		});
+		this.promoted.countDown();
+		awaitMoreAcquisitions(100);
 		running.set(false);
 		for (Future<?> worker : workers) {
 			worker.get(1, TimeUnit.MINUTES);
 		}
 		pool.shutdown();
-		List<OverlapChecker.Overlap> overlaps = OverlapChecker.overlaps(holds);
+		cluster.restartAsReplica(frozen);
+		List<OverlapChecker.Overlap> overlaps = OverlapChecker.overlaps(this.holds);
 		long unreported = overlaps.stream()
-			.filter((overlap) -> !reportedLost.contains(overlap.first()) && !reportedLost.contains(overlap.second()))
+			.filter((overlap) -> !this.reportedLost.contains(overlap.first())
+					&& !this.reportedLost.contains(overlap.second()))
 			.count();
-		System.out.println("[cluster-soak] instances=2 threads=" + threads + " ids=" + IDS + " acquired=" + acquired
-				+ " notAcquiredInWaitTime=" + timedOut + " failedCalls=" + failedCalls + " reportedLost="
-				+ reportedLost.size() + " doubleOwnerships=" + overlaps.size() + " unreportedDoubleOwnerships="
-				+ unreported + " stuckWaiters=" + stuck + " longestReturnMs="
-				+ TimeUnit.NANOSECONDS.toMillis(longestReturnNanos.get()));
-		assertThat(stuck).hasValue(0);
+		long touched = stores.stream().mapToLong(ReleaseAuditingStore::touchedAnotherOwnersKey).sum();
+		System.out.println("[cluster-soak] min-replicas=" + minReplicas + " instances=2 threads=" + threads + " ids="
+				+ IDS + " seconds=" + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startedAt) + " acquired="
+				+ this.acquired + " notAcquiredInWaitTime=" + this.notAcquiredInWaitTime + " failedAtDeadline="
+				+ this.failedAtDeadline + " notReplicated=" + this.notReplicated + " earlyFailures="
+				+ this.earlyFailures + " exposedWhileFrozen=" + this.exposed + " reportedLost="
+				+ this.reportedLost.size() + " doubleOwnerships=" + overlaps.size() + " unreportedDoubleOwnerships="
+				+ unreported + " stuckWaiters=" + this.stuck + " longestReturnMs="
+				+ TimeUnit.NANOSECONDS.toMillis(this.longestReturnNanos.get()) + " releasesAudited="
+				+ stores.stream().mapToLong(ReleaseAuditingStore::audited).sum() + " unaudited="
+				+ stores.stream().mapToLong(ReleaseAuditingStore::unaudited).sum() + " refusedOnAnotherOwnersKey="
+				+ stores.stream().mapToLong(ReleaseAuditingStore::refusedOnAnotherOwnersKey).sum()
+				+ " touchedAnotherOwnersKey=" + touched);
+		assertThat(this.stuck).hasValue(0);
+		assertThat(this.earlyFailures).hasValue(0);
+		assertThat(touched).isZero();
 		assertThat(unreported).isZero();
+		if (minReplicas > 0) {
+			assertThat(this.notReplicated).hasValueGreaterThanOrEqualTo(EXPOSED);
+			assertThat(overlaps).isEmpty();
+		}
+	}
+
+	/** One {@code tryLock} of a random id, and a hold if it was acquired. */
+	private void lockOnce(LockEngine instance, String client) throws InterruptedException {
+		String id = "soak:" + ThreadLocalRandom.current().nextInt(IDS);
+		long asked = System.nanoTime();
+		Optional<LockHandle> lock = Optional.empty();
+		try {
+			lock = instance.tryLock(id, WAIT, null);
+		}
+		catch (LockNotAcquiredException ex) {
+			if (String.valueOf(ex.getMessage()).contains("the write was not replicated")) {
+				// Fails closed at once, by design.
+				this.notReplicated.incrementAndGet();
+				if (this.frozenIds.contains(id)) {
+					this.exposed.incrementAndGet();
+				}
+			}
+			else if (System.nanoTime() - asked >= WAIT.toNanos()) {
+				this.failedAtDeadline.incrementAndGet();
+			}
+			else {
+				earlyFailure(ex);
+			}
+		}
+		catch (RuntimeException ex) {
+			earlyFailure(ex);
+		}
+		long returned = System.nanoTime() - asked;
+		this.longestReturnNanos.accumulateAndGet(returned, Math::max);
+		if (returned > RETURN_BOUND_NANOS) {
+			this.stuck.incrementAndGet();
+		}
+		if (lock.isEmpty()) {
+			this.notAcquiredInWaitTime.incrementAndGet();
+			return;
+		}
+		this.acquired.incrementAndGet();
+		long start = System.nanoTime();
+		if (this.frozenIds.contains(id)) {
+			// Held until after the promotion: another holder can take it meanwhile if
+			// the promoted replica never saw it.
+			this.exposed.incrementAndGet();
+			this.promoted.await(1, TimeUnit.MINUTES);
+			Thread.sleep(ThreadLocalRandom.current().nextInt(1000, 2000));
+		}
+		else {
+			Thread.sleep(ThreadLocalRandom.current().nextInt(1, 20));
+		}
+		Hold hold = new Hold(client, id, lock.get().fencingToken(), start, System.nanoTime());
+		this.holds.add(hold);
+		try {
+			lock.get().close();
+		}
+		catch (LockLostException ex) {
+			this.reportedLost.add(hold);
+		}
+	}
+
+	/** A failure while the wait time remained: counted, the first ones printed. */
+	private void earlyFailure(RuntimeException failure) {
+		if (this.earlyFailures.incrementAndGet() <= 3) {
+			System.out.println("[cluster-soak] early failure: " + failure + " caused by " + failure.getCause());
+		}
 	}
 
 	/** Lets the workload run on: until {@code more} further locks were acquired. */
-	private static void awaitMoreAcquisitions(AtomicInteger acquired, int more) {
-		int target = acquired.get() + more;
-		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> acquired.get() >= target);
+	private void awaitMoreAcquisitions(int more) {
+		int target = this.acquired.get() + more;
+		await().atMost(Duration.ofSeconds(30)).until(() -> this.acquired.get() >= target);
+	}
+
+	private ReleaseAuditingStore store(RedisLockSettings settings) {
+		StringRedisTemplate template = new StringRedisTemplate(this.clients.newConnectionFactory());
+		return new ReleaseAuditingStore(new RedisLockStore(template, settings), template);
+	}
+
+	/** An instance with a 10 s lease: holds outlive the freeze and the promotion. */
+	private LockEngine engine(ReleaseAuditingStore store) {
+		LockEngine engine = new LockEngine(store, Duration.ofSeconds(10));
+		this.engines.add(engine);
+		return engine;
+	}
+
+	private static String key(String lockId) {
+		return new LockKeys("distlock:").lockKey(lockId);
 	}
 
 }

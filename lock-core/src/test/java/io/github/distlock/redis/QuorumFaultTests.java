@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockLostEvent;
 import io.github.distlock.LockLostException;
+import io.github.distlock.LockNotAcquiredException;
 import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.Hold;
 import io.github.distlock.testsupport.OverlapChecker;
@@ -168,8 +169,11 @@ class QuorumFaultTests {
 		this.nodes.proxy(2).blackHole();
 		long faultAt = System.nanoTime();
 		for (String id : new String[] { "report", "another" }) {
-			assertThatExceptionOfType(DataAccessResourceFailureException.class)
-				.isThrownBy(() -> other.tryLock(id, WAIT, null))
+			// Tried again while the wait time remains, then failed with the store's
+			// reason.
+			assertThatExceptionOfType(LockNotAcquiredException.class).isThrownBy(() -> other.tryLock(id, WAIT, null))
+				.havingCause()
+				.isInstanceOf(DataAccessResourceFailureException.class)
 				.withMessageContaining("a majority is 2")
 				.withMessageContaining(this.nodes.proxy(2).host() + ":" + this.nodes.proxy(2).port());
 		}

@@ -51,7 +51,8 @@ class RedisFailuresTests {
 			"READONLY You can't write against a read only replica.",
 			"MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.",
 			"TRYAGAIN Multiple keys request during rehashing of slot", "CLUSTERDOWN The cluster is down",
-			"OOM command not allowed when used memory > 'maxmemory'.", "LOADING" })
+			"OOM command not allowed when used memory > 'maxmemory'.", "LOADING",
+			"UNBLOCKED force unblock from blocking operation, instance state changed (master -> replica?)" })
 	void anErrorReplyOfARedisThatCannotWriteForNowLeavesTheOutcomeUnknown(String reply) {
 		RuntimeException failure = new RedisSystemException("Error in execution",
 				new RedisCommandExecutionException(reply));

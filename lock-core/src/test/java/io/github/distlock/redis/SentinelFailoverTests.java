@@ -11,11 +11,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
 
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockLostEvent;
 import io.github.distlock.LockLostException;
+import io.github.distlock.LockNotAcquiredException;
 import io.github.distlock.LockService;
 import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import io.github.distlock.core.LockEngine;
@@ -125,7 +125,7 @@ class SentinelFailoverTests {
 		int silentlyDoubled = 0;
 		for (LockHandle handle : held) {
 			String id = handle.lockId();
-			Optional<LockHandle> taken = retryWhileUnavailable(() -> other.tryLock(id, Duration.ZERO, null));
+			Optional<LockHandle> taken = tryOnceUntilAnswered(other, id);
 			if (taken.isPresent()) {
 				// Its holder's next renewal (every lease / 3 = 2 s) finds the lock gone.
 				try {
@@ -163,9 +163,9 @@ class SentinelFailoverTests {
 		String id = "sentinel-" + phase;
 		CountDownLatch refused = new CountDownLatch(1);
 		waiterStore.onRefused((key) -> refused.countDown());
-		LockHandle held = retryWhileUnavailable(() -> holder.lock(id, Duration.ofSeconds(10)));
+		LockHandle held = holder.lock(id, Duration.ofSeconds(10));
 		CompletableFuture<Optional<LockHandle>> acquired = CompletableFuture
-			.supplyAsync(() -> retryWhileUnavailable(() -> waiter.tryLock(id, Duration.ofSeconds(30), null)));
+			.supplyAsync(() -> waiter.tryLock(id, Duration.ofSeconds(30), null));
 		assertThat(refused.await(20, TimeUnit.SECONDS)).as("the waiter tried %s once", id).isTrue();
 		// Subscribed (before its next attempt) on the master.
 		await().atMost(Duration.ofSeconds(20))
@@ -178,22 +178,17 @@ class SentinelFailoverTests {
 	}
 
 	/**
-	 * Runs {@code call} until Redis answers: a command to the old master right after the
-	 * failover fails like any command to a Redis that is down, and is retried, as an
-	 * application would.
+	 * Tries {@code id} once, and again until Redis answers: right after the failover a
+	 * command to the old master fails like any command to a Redis that is down, and a
+	 * wait time of 0 leaves no time to try again, so the application does.
 	 */
-	private static <T> T retryWhileUnavailable(Supplier<T> call) {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-		while (true) {
-			try {
-				return call.get();
-			}
-			catch (DataAccessException ex) {
-				if (System.nanoTime() - deadline >= 0) {
-					throw ex;
-				}
-			}
-		}
+	private static Optional<LockHandle> tryOnceUntilAnswered(LockService service, String id) {
+		return await().atMost(Duration.ofSeconds(30))
+			.pollDelay(Duration.ZERO)
+			.pollInterval(Duration.ofMillis(100))
+			.ignoreExceptionsMatching(
+					(ex) -> ex instanceof LockNotAcquiredException && ex.getCause() instanceof DataAccessException)
+			.until(() -> service.tryLock(id, Duration.ZERO, null), (taken) -> true);
 	}
 
 	private record Outcome(int locks, int kept, int reportedLost, int silentlyDoubled) {

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import org.springframework.dao.QueryTimeoutException;
+import org.springframework.dao.InvalidDataAccessApiUsageException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -85,7 +85,11 @@ class WaiterExitTests {
 				AtomicInteger waiterAttempts = new AtomicInteger();
 				// Made in advance: filling in a stack trace would take longer than the
 				// release.
-				QueryTimeoutException timeout = new QueryTimeoutException("Injected: command timed out");
+				// Not a failure whose outcome is unknown (those are retried while the
+				// wait
+				// time remains): one that ends the acquisition, like an ACL's NOPERM.
+				InvalidDataAccessApiUsageException failure = new InvalidDataAccessApiUsageException(
+						"Injected: NOPERM this user has no permissions to run the script");
 				template.intercept(waiter, LockScripts.ACQUIRE, (proceed) -> {
 					if (waiterAttempts.incrementAndGet() == 1) {
 						// Arriving while Y's acquire is in flight: Redis refuses, W
@@ -95,7 +99,7 @@ class WaiterExitTests {
 					waiterAttempting.set(true);
 					spinUntil(holderHolds::get);
 					waiterThrowing.set(true);
-					throw timeout;
+					throw failure;
 				});
 				holder.start();
 				spinUntil(holderAcquiredInRedis::get);
@@ -106,7 +110,7 @@ class WaiterExitTests {
 				assertThat(waiter.isAlive()).isFalse();
 				assertThat(holderOutcome.get()).as("holder in iteration %d", i).isNull();
 				assertThat(waiterOutcome.get()).as("waiter in iteration %d", i)
-					.isInstanceOf(QueryTimeoutException.class);
+					.isInstanceOf(InvalidDataAccessApiUsageException.class);
 				waiterFailures.incrementAndGet();
 				// Nobody holds the lock: no hand-over went to the waiter that left.
 				assertThat(other.isLocked(lockId)).as("lock key left in Redis in iteration %d", i).isFalse();

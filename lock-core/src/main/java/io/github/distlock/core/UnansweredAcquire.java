@@ -1,0 +1,115 @@
+package io.github.distlock.core;
+
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import io.github.distlock.LockNotAcquiredException;
+import io.github.distlock.support.LogSafe;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The owner token of one thread's acquisition while the store has not answered its
+ * acquire: the command may have been applied, so the next attempt sends the same token
+ * (the store answers a lock held by that token as acquired) instead of a new one that
+ * could leave the first write behind, unowned. An answer settles it; a token still
+ * unanswered when the thread gives up is released (owner-checked) by the acquirer.
+ * <p>
+ * Attempts after an unanswered one are spaced by a jittered, doubling back-off, so a
+ * store that fails at once (a refused connection) is not asked in a loop.
+ */
+final class UnansweredAcquire {
+
+	private static final long FIRST_BACK_OFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+	private static final long MAX_BACK_OFF_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+	private final OwnerTokens tokens;
+
+	private @Nullable String owner;
+
+	private long firstSentAt;
+
+	private @Nullable Throwable lastFailure;
+
+	private int failures;
+
+	private long nextAttemptAt;
+
+	UnansweredAcquire(OwnerTokens tokens) {
+		this.tokens = tokens;
+	}
+
+	/** The token of the next attempt: the unanswered one, or a fresh one. */
+	String nextOwner() {
+		return (this.owner != null) ? this.owner : this.tokens.next();
+	}
+
+	/**
+	 * When a lock acquired by {@code owner} with a command sent at {@code sentAt} may
+	 * have been written: for a repeated token, when it was first sent (a repeat does not
+	 * reset the lease the first write may have set).
+	 */
+	long leaseStart(String owner, long sentAt) {
+		return owner.equals(this.owner) ? this.firstSentAt : sentAt;
+	}
+
+	/**
+	 * The store did not answer the acquire of {@code owner} sent at {@code sentAt}.
+	 * @param failure what the store reported
+	 */
+	void unanswered(String owner, long sentAt, Throwable failure) {
+		if (!owner.equals(this.owner)) {
+			this.owner = owner;
+			this.firstSentAt = sentAt;
+			this.failures = 0;
+		}
+		this.lastFailure = failure;
+		this.failures++;
+		long bound = Math.min(MAX_BACK_OFF_NANOS, FIRST_BACK_OFF_NANOS << Math.min(this.failures - 1, 20));
+		this.nextAttemptAt = System.nanoTime() + bound / 2 + ThreadLocalRandom.current().nextLong(bound / 2 + 1);
+	}
+
+	/**
+	 * The store answered (or the token is given up): the next attempt gets a fresh token.
+	 * @return the token that was unanswered until now, or {@code null}
+	 */
+	@Nullable String settle() {
+		String unanswered = this.owner;
+		this.owner = null;
+		return unanswered;
+	}
+
+	/** Whether the last attempt of this acquisition went unanswered. */
+	boolean isPending() {
+		return this.owner != null;
+	}
+
+	/**
+	 * How long to hold back before the next attempt: 0 unless the last one went
+	 * unanswered.
+	 */
+	long backOffNanos() {
+		return isPending() ? Math.max(0, this.nextAttemptAt - System.nanoTime()) : 0;
+	}
+
+	/**
+	 * Ends an acquisition whose wait time passed: with a failure when its last attempt
+	 * went unanswered (the lock may be free, nobody could tell), else not at all (the
+	 * lock is held by others).
+	 * @param lockId the lock id
+	 * @param waitTime the wait time that passed
+	 * @throws LockNotAcquiredException caused by the store's last failure, when the last
+	 * attempt went unanswered
+	 */
+	void throwIfPending(String lockId, Duration waitTime) {
+		if (isPending()) {
+			throw new LockNotAcquiredException(lockId,
+					"Lock '" + LogSafe.text(lockId) + "' was not acquired within " + waitTime
+							+ ": the lock store did not answer (" + this.failures
+							+ " unanswered attempts in a row; the cause is the last failure)",
+					this.lastFailure);
+		}
+	}
+
+}
