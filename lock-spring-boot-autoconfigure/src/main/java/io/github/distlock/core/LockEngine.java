@@ -12,6 +12,7 @@ import io.github.distlock.observation.LockAcquireObservationConvention;
 import io.github.distlock.observation.LockHoldObservationConvention;
 import io.github.distlock.observation.NamedLockService;
 import io.github.distlock.store.LockStore;
+import io.github.distlock.store.ReleaseListener;
 import io.github.distlock.store.ReleaseNotifications;
 import io.github.distlock.support.LogSafe;
 import io.micrometer.observation.ObservationRegistry;
@@ -72,6 +73,10 @@ public class LockEngine
 
 	private final LockAcquirer acquirer;
 
+	private final FairAcquirer fairAcquirer;
+
+	private final FairLockService fair = new FairLockService(this);
+
 	private volatile LockObserver observer = LockObserver.none();
 
 	private volatile boolean closed;
@@ -101,11 +106,25 @@ public class LockEngine
 			}
 
 		});
-		this.releases = store.subscribe(this.entries::releaseAnnounced);
+		this.releases = store.subscribe(new ReleaseListener() {
+
+			@Override
+			public void released(String key) {
+				LockEngine.this.entries.releaseAnnounced(key);
+			}
+
+			@Override
+			public void granted(String key, String owner) {
+				LockEngine.this.entries.grantAnnounced(key, owner);
+			}
+
+		});
 		this.releaser = new LockReleaser(store, tokens, this.renewer, this.losses, this.detached, leaseNanos,
 				() -> this.closed, this.replicationFailures::incrementAndGet);
 		this.acquirer = new LockAcquirer(store, this.releases, tokens, this.renewer, this.releaser, leaseNanos,
 				() -> this.closed, this.replicationFailures::incrementAndGet);
+		this.fairAcquirer = new FairAcquirer(store, this.releases, tokens, this.releaser, leaseNanos,
+				() -> this.closed);
 	}
 
 	@Override
@@ -116,6 +135,26 @@ public class LockEngine
 	@Override
 	public Optional<LockHandle> tryLock(@Nullable String lockName, String lockId, Duration waitTime,
 			@Nullable Duration leaseTime, OnLockFailure onFailure) {
+		return tryLock(lockName, lockId, waitTime, leaseTime, onFailure, false);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * A view of this engine's locks whose acquisitions are fair (see
+	 * {@link FairAcquirer}); its holds are ordinary holds of this engine.
+	 * @throws UnsupportedOperationException when the store does not support fair locks
+	 */
+	@Override
+	public NamedLockService fair() {
+		if (!this.store.supportsFairLocks()) {
+			throw FairLockService.unsupported(this.store);
+		}
+		return this.fair;
+	}
+
+	Optional<LockHandle> tryLock(@Nullable String lockName, String lockId, Duration waitTime,
+			@Nullable Duration leaseTime, OnLockFailure onFailure, boolean fair) {
 		LockArguments.check(lockId, waitTime, leaseTime);
 		if (this.closed) {
 			throw new IllegalStateException(
@@ -137,8 +176,10 @@ public class LockEngine
 				current.reenter();
 				return Optional.of(new LockEngineHandle(this, current));
 			}
+			long fixedLeaseNanos = (leaseTime != null) ? leaseTime.toNanos() : 0;
 			acquired = this.observer.acquire(lockId, lockName, onFailure,
-					() -> this.acquirer.acquire(entry, waitTime, (leaseTime != null) ? leaseTime.toNanos() : 0));
+					() -> fair ? this.fairAcquirer.acquire(entry, waitTime, fixedLeaseNanos)
+							: this.acquirer.acquire(entry, waitTime, fixedLeaseNanos));
 			if (acquired != null) {
 				acquired.name = lockName;
 			}

@@ -49,6 +49,17 @@ final class LockEntries {
 		}
 	}
 
+	/**
+	 * The store announced that the lock of {@code key} was granted to the fair waiter
+	 * {@code owner}: wakes it, if it is one of this instance's.
+	 */
+	void grantAnnounced(String key, String owner) {
+		LockEntry entry = this.entries.get(key);
+		if (entry != null) {
+			entry.grantAnnounced(owner);
+		}
+	}
+
 	Collection<LockEntry> all() {
 		return this.entries.values();
 	}

@@ -129,7 +129,9 @@ final class LockReleaser {
 			keepForMinimumHold(held, keepMillis(keepNanos));
 			return;
 		}
-		Waiter next = entry.pickForHandOver();
+		// A fair lock is never handed over locally: its release grants it to the first
+		// waiter of any instance.
+		Waiter next = held.fair ? null : entry.pickForHandOver();
 		if (next != null) {
 			handOver(held, next);
 			return;

@@ -163,6 +163,40 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 		return (reply > 0) ? new Acquired(reply) : new HeldByOther(Math.max(0, -1 - reply));
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * One script ({@code ACQUIRE_FAIR}); a fair acquire does not wait for replicas (fair
+	 * locks are refused with {@code distributed-lock.replication.min-replicas} above 0 by
+	 * {@link #supportsFairLocks()}).
+	 */
+	@Override
+	public AcquireReply acquireFair(String key, String owner, long leaseMillis, long waitMillis) {
+		if (this.replicated != null) {
+			throw new UnsupportedOperationException(
+					"Fair locks do not support distributed-lock.replication.min-replicas above 0");
+		}
+		long reply;
+		try {
+			reply = this.commands.acquireFair(key, owner, leaseMillis, waitMillis);
+		}
+		catch (RuntimeException ex) {
+			return unknownOrThrow(ex);
+		}
+		return (reply > 0) ? new Acquired(reply) : new HeldByOther(Math.max(0, -1 - reply));
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Unless replicas are waited for ({@code distributed-lock.replication.min-replicas}
+	 * above 0): a grant is written by the release script, which does not wait.
+	 */
+	@Override
+	public boolean supportsFairLocks() {
+		return this.replicated == null;
+	}
+
 	@Override
 	public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal) {
 		long reply;
@@ -277,7 +311,7 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 		}
 		if (this.sharded) {
 			ShardedReleaseSubscription sharded = new ShardedReleaseSubscription(
-					this.redis.getRequiredConnectionFactory(), listener::released);
+					this.redis.getRequiredConnectionFactory(), (message) -> announced(listener, message));
 			return new ReleaseNotifications() {
 
 				@Override
@@ -293,7 +327,21 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 			};
 		}
 		return new Subscription(new ReleaseSubscription(this.redis.getRequiredConnectionFactory(),
-				this.keys.releaseChannel(), listener::released));
+				this.keys.releaseChannel(), (message) -> announced(listener, message)));
+	}
+
+	/**
+	 * A release announcement is the lock's key; a grant to a fair waiter is the key, a
+	 * line feed (which an encoded key never contains) and the owner token.
+	 */
+	static void announced(ReleaseListener listener, String message) {
+		int separator = message.indexOf('\n');
+		if (separator < 0) {
+			listener.released(message);
+		}
+		else {
+			listener.granted(message.substring(0, separator), message.substring(separator + 1));
+		}
 	}
 
 	private static boolean isLettuceCluster(RedisConnectionFactory connectionFactory) {
