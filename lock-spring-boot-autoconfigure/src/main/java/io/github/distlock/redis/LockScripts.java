@@ -37,7 +37,9 @@ import org.springframework.data.redis.core.script.RedisScript;
  * <em>grants</em> the lock to it instead of freeing it: the lock key is set to the head's
  * owner token (flagged again if more entries are queued) with the grant lease, and the
  * grant is announced as {@code <key>\n<owner>} (a key never contains a control
- * character). Releases of locks that were not contended run no queue command.
+ * character). Releases of locks that were not contended run no queue command; the others
+ * check with {@code EXISTS} first, so that locks never acquired fairly run only the
+ * commands they ran before fair locks existed (and need no more ACL permissions).
  * <p>
  * The scripts call {@code TIME} and then write, which needs effects replication: Redis 5
  * or later (the default from 5 on; Redis 3.2 and 4 would refuse the writes).
@@ -74,6 +76,7 @@ final class LockScripts {
 				  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 				end
 				local function live_head(queue, waiting)
+				  if redis.call('exists', queue) == 0 then return nil end
 				  local now = nil
 				  while true do
 				    local head = redis.call('lindex', queue, 0)
@@ -227,7 +230,7 @@ final class LockScripts {
 				""" + freeWithReceipt(2, 3, 2, 3, 4) + """
 				  return 1
 				end
-				redis.call('hdel', KEYS[4], ARGV[1])
+				if redis.call('exists', KEYS[4]) == 1 then redis.call('hdel', KEYS[4], ARGV[1]) end
 				if redis.call('get', KEYS[2]) == ARGV[1] then return 1 end
 				return 0
 				""", Long.class);
