@@ -12,7 +12,6 @@ import io.github.distlock.observation.LockAcquireObservationConvention;
 import io.github.distlock.observation.LockHoldObservationConvention;
 import io.github.distlock.observation.NamedLockService;
 import io.github.distlock.store.LockStore;
-import io.github.distlock.store.ReleaseListener;
 import io.github.distlock.store.ReleaseNotifications;
 import io.github.distlock.support.LogSafe;
 import io.micrometer.observation.ObservationRegistry;
@@ -55,13 +54,13 @@ public class LockEngine
 
 	private final LockEntries entries = new LockEntries();
 
-	private final AtomicLong renewalFailures = new AtomicLong();
-
 	private final AtomicLong replicationFailures = new AtomicLong();
 
 	private final LockLostPublisher lockLostEvents = new LockLostPublisher();
 
 	private final LockLosses losses = new LockLosses(this, this.lockLostEvents);
+
+	private final RenewalOutcomes renewalOutcomes = new RenewalOutcomes(this.losses);
 
 	private final DetachedCommands detached = new DetachedCommands();
 
@@ -93,32 +92,8 @@ public class LockEngine
 		long leaseNanos = leaseTime.toNanos();
 		OwnerTokens tokens = new OwnerTokens();
 		this.store = store;
-		this.renewer = new LockRenewer(store, new LockRenewer.Outcomes() {
-
-			@Override
-			public void renewalFailed(HeldLock held, RuntimeException failure) {
-				LockEngine.this.renewalFailures.incrementAndGet();
-			}
-
-			@Override
-			public void lost(HeldLock held, String reason) {
-				LockEngine.this.losses.lost(held, reason);
-			}
-
-		});
-		this.releases = store.subscribe(new ReleaseListener() {
-
-			@Override
-			public void released(String key) {
-				LockEngine.this.entries.releaseAnnounced(key);
-			}
-
-			@Override
-			public void granted(String key, String owner) {
-				LockEngine.this.entries.grantAnnounced(key, owner);
-			}
-
-		});
+		this.renewer = new LockRenewer(store, this.renewalOutcomes);
+		this.releases = store.subscribe(this.entries);
 		this.releaser = new LockReleaser(store, tokens, this.renewer, this.losses, this.detached, leaseNanos,
 				() -> this.closed, this.replicationFailures::incrementAndGet);
 		this.acquirer = new LockAcquirer(store, this.releases, tokens, this.renewer, this.releaser, leaseNanos,
@@ -138,13 +113,7 @@ public class LockEngine
 		return tryLock(lockName, lockId, waitTime, leaseTime, onFailure, false);
 	}
 
-	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * A view of this engine's locks whose acquisitions are fair (see
-	 * {@link FairAcquirer}); its holds are ordinary holds of this engine.
-	 * @throws UnsupportedOperationException when the store does not support fair locks
-	 */
+	/** Its holds are ordinary holds of this engine, acquired by {@link FairAcquirer}. */
 	@Override
 	public NamedLockService fair() {
 		if (!this.store.supportsFairLocks()) {
@@ -205,35 +174,8 @@ public class LockEngine
 	}
 
 	void release(HeldLock held, Duration minHoldTime) {
-		if (held.exitOne() > 0) {
-			if (!held.isHeld()) {
-				throw LockLosses.lostBeforeRelease(held, held.lostReason());
-			}
-			return;
-		}
-		// An interrupted holder's release must still reach the store.
-		boolean interrupted = Thread.interrupted();
-		RuntimeException failure = null;
-		try {
-			this.releaser.releaseOutermost(held, minHoldTime);
-		}
-		catch (RuntimeException ex) {
-			failure = ex;
-			throw ex;
-		}
-		finally {
-			try {
-				// Never throws today; the entry and the interrupt must survive it if it
-				// ever does.
-				this.observer.released(held, failure);
-			}
-			finally {
-				this.entries.leave(held.entry);
-				if (interrupted) {
-					Thread.currentThread().interrupt();
-				}
-			}
-		}
+		this.releaser.release(held, minHoldTime, (failure) -> this.observer.released(held, failure),
+				() -> this.entries.leave(held.entry));
 	}
 
 	/**
@@ -279,7 +221,7 @@ public class LockEngine
 
 	@Override
 	public long renewalFailures() {
-		return this.renewalFailures.get();
+		return this.renewalOutcomes.failures();
 	}
 
 	@Override

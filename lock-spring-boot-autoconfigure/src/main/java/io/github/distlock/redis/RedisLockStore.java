@@ -166,35 +166,25 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * One script ({@code ACQUIRE_FAIR}); a fair acquire does not wait for replicas (fair
-	 * locks are refused with {@code distributed-lock.replication.min-replicas} above 0 by
-	 * {@link #supportsFairLocks()}).
-	 */
-	@Override
-	public AcquireReply acquireFair(String key, String owner, long leaseMillis, long waitMillis) {
-		if (this.replicated != null) {
-			throw new UnsupportedOperationException(
-					"Fair locks do not support distributed-lock.replication.min-replicas above 0");
-		}
-		long reply;
-		try {
-			reply = this.commands.acquireFair(key, owner, leaseMillis, waitMillis);
-		}
-		catch (RuntimeException ex) {
-			return unknownOrThrow(ex);
-		}
-		return (reply > 0) ? new Acquired(reply) : new HeldByOther(Math.max(0, -1 - reply));
-	}
-
-	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * Unless replicas are waited for ({@code distributed-lock.replication.min-replicas}
-	 * above 0): a grant is written by the release script, which does not wait.
+	 * Not with replicas waited for: a grant is written by a release, which does not wait.
 	 */
 	@Override
 	public boolean supportsFairLocks() {
 		return this.replicated == null;
+	}
+
+	@Override
+	public AcquireReply acquireFair(String key, String owner, long leaseMillis, long waitMillis) {
+		if (this.replicated != null) {
+			throw new UnsupportedOperationException("Fair locks need distributed-lock.replication.min-replicas=0");
+		}
+		try {
+			long reply = this.commands.acquireFair(key, owner, leaseMillis, waitMillis);
+			return (reply > 0) ? new Acquired(reply) : new HeldByOther(Math.max(0, -1 - reply));
+		}
+		catch (RuntimeException ex) {
+			return unknownOrThrow(ex);
+		}
 	}
 
 	@Override
@@ -309,39 +299,8 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 		if (listener == null) {
 			throw new IllegalArgumentException("listener must not be null");
 		}
-		if (this.sharded) {
-			ShardedReleaseSubscription sharded = new ShardedReleaseSubscription(
-					this.redis.getRequiredConnectionFactory(), (message) -> announced(listener, message));
-			return new ReleaseNotifications() {
-
-				@Override
-				public boolean ensureActive(String key, long deadlineNanos) {
-					return sharded.ensureActive(key, deadlineNanos);
-				}
-
-				@Override
-				public void close() {
-					sharded.close();
-				}
-
-			};
-		}
-		return new Subscription(new ReleaseSubscription(this.redis.getRequiredConnectionFactory(),
-				this.keys.releaseChannel(), (message) -> announced(listener, message)));
-	}
-
-	/**
-	 * A release announcement is the lock's key; a grant to a fair waiter is the key, a
-	 * line feed (which an encoded key never contains) and the owner token.
-	 */
-	static void announced(ReleaseListener listener, String message) {
-		int separator = message.indexOf('\n');
-		if (separator < 0) {
-			listener.released(message);
-		}
-		else {
-			listener.granted(message.substring(0, separator), message.substring(separator + 1));
-		}
+		return RedisReleaseNotifications.subscribe(this.redis.getRequiredConnectionFactory(),
+				this.keys.releaseChannel(), this.sharded, listener);
 	}
 
 	private static boolean isLettuceCluster(RedisConnectionFactory connectionFactory) {
@@ -387,20 +346,6 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 			return new Unknown(failure);
 		}
 		throw failure;
-	}
-
-	private record Subscription(ReleaseSubscription subscription) implements ReleaseNotifications {
-
-		@Override
-		public boolean ensureActive(String key, long deadlineNanos) {
-			return this.subscription.ensureActive(deadlineNanos);
-		}
-
-		@Override
-		public void close() {
-			this.subscription.close();
-		}
-
 	}
 
 }

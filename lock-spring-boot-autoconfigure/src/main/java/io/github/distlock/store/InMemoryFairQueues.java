@@ -66,9 +66,17 @@ final class InMemoryFairQueues {
 		}
 	}
 
-	/** The keys with a queue, for purging. */
-	Iterable<String> keys() {
-		return this.queues.keySet();
+	/**
+	 * Drops the dead entries of every queue, and the queues left empty, each inside the
+	 * atomic update of its key in {@code states}, like every other change of its queue.
+	 */
+	void purge(ConcurrentHashMap<String, InMemoryLockState> states, long nowMillis) {
+		for (String key : this.queues.keySet()) {
+			states.compute(key, (k, state) -> {
+				liveHead(k, nowMillis);
+				return state;
+			});
+		}
 	}
 
 	int size() {

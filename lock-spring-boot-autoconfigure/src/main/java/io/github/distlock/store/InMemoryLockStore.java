@@ -138,9 +138,9 @@ public final class InMemoryLockStore implements LockStore {
 
 	@Override
 	public AcquireReply acquire(String key, String owner, long leaseMillis) {
-		checkArguments(key, owner, leaseMillis);
+		InMemoryArguments.check(key, owner, leaseMillis);
 		Instant now = now();
-		Reply<AcquireReply> reply = new Reply<>();
+		InMemoryReply<AcquireReply> reply = new InMemoryReply<>();
 		this.states.compute(key, (k, state) -> {
 			String holder = holder(state, now);
 			if (holder == null) {
@@ -164,13 +164,13 @@ public final class InMemoryLockStore implements LockStore {
 
 	@Override
 	public AcquireReply acquireFair(String key, String owner, long leaseMillis, long waitMillis) {
-		checkArguments(key, owner, leaseMillis);
+		InMemoryArguments.check(key, owner, leaseMillis);
 		if (waitMillis < 0) {
 			throw new IllegalArgumentException("waitMillis must not be negative, but was " + waitMillis);
 		}
 		Instant now = now();
 		long nowMillis = now.toEpochMilli();
-		Reply<AcquireReply> reply = new Reply<>();
+		InMemoryReply<AcquireReply> reply = new InMemoryReply<>();
 		this.states.compute(key, (k, state) -> {
 			String holder = holder(state, now);
 			if (owner.equals(holder)) {
@@ -213,7 +213,7 @@ public final class InMemoryLockStore implements LockStore {
 	 * head of its queue, with the grant lease; the grant is announced after the update.
 	 */
 	private InMemoryLockState granted(String key, @Nullable InMemoryLockState state, String head,
-			@Nullable String releasedBy, Instant now, Reply<?> reply) {
+			@Nullable String releasedBy, Instant now, InMemoryReply<?> reply) {
 		this.fairQueues.remove(key, head);
 		reply.grantedTo = head;
 		boolean more = this.fairQueues.liveHead(key, now.toEpochMilli()) != null;
@@ -224,10 +224,10 @@ public final class InMemoryLockStore implements LockStore {
 
 	@Override
 	public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal) {
-		checkArguments(key, owner, leaseMillis);
-		checkOwner("newOwner", newOwner);
+		InMemoryArguments.check(key, owner, leaseMillis);
+		InMemoryArguments.checkOwner("newOwner", newOwner);
 		Instant now = now();
-		Reply<HandOverReply> reply = new Reply<>();
+		InMemoryReply<HandOverReply> reply = new InMemoryReply<>();
 		this.states.compute(key, (k, state) -> {
 			String holder = holder(state, now);
 			if (newOwner.equals(holder)) {
@@ -260,10 +260,10 @@ public final class InMemoryLockStore implements LockStore {
 
 	@Override
 	public ReleaseReply release(String key, String owner) {
-		checkKey(key);
-		checkOwner("owner", owner);
+		InMemoryArguments.checkKey(key);
+		InMemoryArguments.checkOwner("owner", owner);
 		Instant now = now();
-		Reply<ReleaseReply> reply = new Reply<>();
+		InMemoryReply<ReleaseReply> reply = new InMemoryReply<>();
 		this.states.compute(key, (k, state) -> {
 			String holder = holder(state, now);
 			if (owner.equals(holder)) {
@@ -285,9 +285,9 @@ public final class InMemoryLockStore implements LockStore {
 
 	@Override
 	public ExtendReply extend(String key, String owner, long leaseMillis) {
-		checkArguments(key, owner, leaseMillis);
+		InMemoryArguments.check(key, owner, leaseMillis);
 		Instant now = now();
-		Reply<ExtendReply> reply = new Reply<>();
+		InMemoryReply<ExtendReply> reply = new InMemoryReply<>();
 		this.states.compute(key, (k, state) -> {
 			if (owner.equals(holder(state, now))) {
 				reply.value = Extended.INSTANCE;
@@ -301,7 +301,7 @@ public final class InMemoryLockStore implements LockStore {
 
 	@Override
 	public long remainingLeaseMillis(String key) {
-		checkKey(key);
+		InMemoryArguments.checkKey(key);
 		Instant now = now();
 		InMemoryLockState state = this.states.get(key);
 		return (holder(state, now) != null) ? state.leaseEndMillis() - now.toEpochMilli() : -1;
@@ -358,22 +358,10 @@ public final class InMemoryLockStore implements LockStore {
 		// Entries are immutable, so each is removed only if unchanged since it was
 		// judged.
 		this.states.values().removeIf((state) -> state.forgettable(nowMillis));
-		for (String key : this.fairQueues.keys()) {
-			// Inside the key's atomic update, like every other change of its queue.
-			this.states.computeIfPresent(key, (k, state) -> {
-				this.fairQueues.liveHead(k, nowMillis);
-				return state;
-			});
-			if (!this.states.containsKey(key)) {
-				this.states.compute(key, (k, state) -> {
-					this.fairQueues.liveHead(k, nowMillis);
-					return state;
-				});
-			}
-		}
+		this.fairQueues.purge(this.states, nowMillis);
 	}
 
-	private <T> T announced(String key, Reply<T> reply) {
+	private <T> T announced(String key, InMemoryReply<T> reply) {
 		if (reply.grantedTo != null) {
 			this.announcer.announceGrant(key, reply.grantedTo);
 		}
@@ -390,48 +378,6 @@ public final class InMemoryLockStore implements LockStore {
 	private static long plus(Instant now, long millis) {
 		long end = now.toEpochMilli() + millis;
 		return (end < 0) ? Long.MAX_VALUE : end;
-	}
-
-	private static void checkArguments(String key, String owner, long leaseMillis) {
-		checkKey(key);
-		checkOwner("owner", owner);
-		if (leaseMillis < 1) {
-			throw new IllegalArgumentException("leaseMillis must be at least 1, but was " + leaseMillis);
-		}
-	}
-
-	private static void checkKey(String key) {
-		if (key == null || key.isEmpty()) {
-			throw new IllegalArgumentException("key must not be null or empty, but was " + key);
-		}
-	}
-
-	private static void checkOwner(String name, String owner) {
-		if (owner == null || owner.isEmpty()) {
-			throw new IllegalArgumentException(name + " must not be null or empty, but was " + owner);
-		}
-	}
-
-	/**
-	 * The reply computed inside an atomic update, and whether to announce a release after
-	 * it.
-	 */
-	private static final class Reply<T> {
-
-		@Nullable T value;
-
-		boolean announce;
-
-		/** The owner the lock was granted to, announced after the update. */
-		@Nullable String grantedTo;
-
-		T get() {
-			if (this.value == null) {
-				throw new IllegalStateException("No reply computed");
-			}
-			return this.value;
-		}
-
 	}
 
 }
