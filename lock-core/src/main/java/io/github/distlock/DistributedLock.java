@@ -62,4 +62,14 @@ public @interface DistributedLock {
 	 */
 	OnLockFailure onFailure() default OnLockFailure.THROW;
 
+	/**
+	 * Whether the lock is fair: first come, first served across all instances (see
+	 * {@link LockService#fair()}), at a cost in throughput under contention. Needs a
+	 * store with fair locks: an application context whose store has none
+	 * ({@code distributed-lock.store=quorum}, or
+	 * {@code distributed-lock.replication.min-replicas} above 0) fails at startup.
+	 * @return whether the lock is fair
+	 */
+	boolean fair() default false;
+
 }

@@ -83,4 +83,24 @@ public interface LockService {
 	 */
 	boolean isLocked(String lockId);
 
+	/**
+	 * This service's locks, acquired first come, first served across all instances: every
+	 * acquisition through the returned view waits behind every earlier one through a fair
+	 * view, on any instance, and none takes a lock past them (as
+	 * {@code @DistributedLock(fair = true)} does). The locks are the same ids and the
+	 * same locks as this service's: a fair and an unfair acquisition of one id exclude
+	 * each other, but an unfair one does not queue and may pass fair waiters. Fairness
+	 * costs throughput under contention: a lock is never handed to a waiting thread of
+	 * the same instance directly, each waiter sends its own attempts, and a released lock
+	 * is granted to the first waiter (wherever it runs) which claims it with one more
+	 * round trip.
+	 * @return the fair view; its {@code fair()} is itself
+	 * @throws UnsupportedOperationException when this service's store has no fair locks
+	 * (the quorum store, or Redis with {@code distributed-lock.replication.min-replicas}
+	 * above 0)
+	 */
+	default LockService fair() {
+		throw new UnsupportedOperationException(getClass().getName() + " does not support fair locks");
+	}
+
 }

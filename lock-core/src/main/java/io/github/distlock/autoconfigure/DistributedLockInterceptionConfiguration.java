@@ -40,8 +40,10 @@ final class DistributedLockInterceptionConfiguration extends AbstractDistributed
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	@ConditionalOnMissingBean
-	static LockOperationSource lockOperationSource(LockKeyEvaluator lockKeyEvaluator) {
-		return new AnnotationLockOperationSource(lockKeyEvaluator);
+	static LockOperationSource lockOperationSource(LockKeyEvaluator lockKeyEvaluator, Environment environment) {
+		AnnotationLockOperationSource source = new AnnotationLockOperationSource(lockKeyEvaluator);
+		source.setFairLocksUnsupported(FairLockSupport.unsupportedReason(environment));
+		return source;
 	}
 
 	@Bean

@@ -73,6 +73,12 @@ final class HeldLock {
 	private final AtomicInteger depth = new AtomicInteger(1);
 
 	/**
+	 * Whether it was acquired in fair mode: then it is never handed over locally, its
+	 * release grants it to the head of the store's queue.
+	 */
+	volatile boolean fair;
+
+	/**
 	 * The static lock name the holder acquired it under, if it knew one (for operators).
 	 */
 	volatile @Nullable String name;

@@ -54,13 +54,13 @@ public class LockEngine
 
 	private final LockEntries entries = new LockEntries();
 
-	private final AtomicLong renewalFailures = new AtomicLong();
-
 	private final AtomicLong replicationFailures = new AtomicLong();
 
 	private final LockLostPublisher lockLostEvents = new LockLostPublisher();
 
 	private final LockLosses losses = new LockLosses(this, this.lockLostEvents);
+
+	private final RenewalOutcomes renewalOutcomes = new RenewalOutcomes(this.losses);
 
 	private final DetachedCommands detached = new DetachedCommands();
 
@@ -71,6 +71,10 @@ public class LockEngine
 	private final LockReleaser releaser;
 
 	private final LockAcquirer acquirer;
+
+	private final FairAcquirer fairAcquirer;
+
+	private final FairLockService fair = new FairLockService(this);
 
 	private volatile LockObserver observer = LockObserver.none();
 
@@ -88,24 +92,14 @@ public class LockEngine
 		long leaseNanos = leaseTime.toNanos();
 		OwnerTokens tokens = new OwnerTokens();
 		this.store = store;
-		this.renewer = new LockRenewer(store, new LockRenewer.Outcomes() {
-
-			@Override
-			public void renewalFailed(HeldLock held, RuntimeException failure) {
-				LockEngine.this.renewalFailures.incrementAndGet();
-			}
-
-			@Override
-			public void lost(HeldLock held, String reason) {
-				LockEngine.this.losses.lost(held, reason);
-			}
-
-		});
-		this.releases = store.subscribe(this.entries::releaseAnnounced);
+		this.renewer = new LockRenewer(store, this.renewalOutcomes);
+		this.releases = store.subscribe(this.entries);
 		this.releaser = new LockReleaser(store, tokens, this.renewer, this.losses, this.detached, leaseNanos,
 				() -> this.closed, this.replicationFailures::incrementAndGet);
 		this.acquirer = new LockAcquirer(store, this.releases, tokens, this.renewer, this.releaser, leaseNanos,
 				() -> this.closed, this.replicationFailures::incrementAndGet);
+		this.fairAcquirer = new FairAcquirer(store, this.releases, tokens, this.releaser, leaseNanos,
+				() -> this.closed);
 	}
 
 	@Override
@@ -116,6 +110,20 @@ public class LockEngine
 	@Override
 	public Optional<LockHandle> tryLock(@Nullable String lockName, String lockId, Duration waitTime,
 			@Nullable Duration leaseTime, OnLockFailure onFailure) {
+		return tryLock(lockName, lockId, waitTime, leaseTime, onFailure, false);
+	}
+
+	/** Its holds are ordinary holds of this engine, acquired by {@link FairAcquirer}. */
+	@Override
+	public NamedLockService fair() {
+		if (!this.store.supportsFairLocks()) {
+			throw FairLockService.unsupported(this.store);
+		}
+		return this.fair;
+	}
+
+	Optional<LockHandle> tryLock(@Nullable String lockName, String lockId, Duration waitTime,
+			@Nullable Duration leaseTime, OnLockFailure onFailure, boolean fair) {
 		LockArguments.check(lockId, waitTime, leaseTime);
 		if (this.closed) {
 			throw new IllegalStateException(
@@ -137,8 +145,10 @@ public class LockEngine
 				current.reenter();
 				return Optional.of(new LockEngineHandle(this, current));
 			}
+			long fixedLeaseNanos = (leaseTime != null) ? leaseTime.toNanos() : 0;
 			acquired = this.observer.acquire(lockId, lockName, onFailure,
-					() -> this.acquirer.acquire(entry, waitTime, (leaseTime != null) ? leaseTime.toNanos() : 0));
+					() -> fair ? this.fairAcquirer.acquire(entry, waitTime, fixedLeaseNanos)
+							: this.acquirer.acquire(entry, waitTime, fixedLeaseNanos));
 			if (acquired != null) {
 				acquired.name = lockName;
 			}
@@ -164,35 +174,8 @@ public class LockEngine
 	}
 
 	void release(HeldLock held, Duration minHoldTime) {
-		if (held.exitOne() > 0) {
-			if (!held.isHeld()) {
-				throw LockLosses.lostBeforeRelease(held, held.lostReason());
-			}
-			return;
-		}
-		// An interrupted holder's release must still reach the store.
-		boolean interrupted = Thread.interrupted();
-		RuntimeException failure = null;
-		try {
-			this.releaser.releaseOutermost(held, minHoldTime);
-		}
-		catch (RuntimeException ex) {
-			failure = ex;
-			throw ex;
-		}
-		finally {
-			try {
-				// Never throws today; the entry and the interrupt must survive it if it
-				// ever does.
-				this.observer.released(held, failure);
-			}
-			finally {
-				this.entries.leave(held.entry);
-				if (interrupted) {
-					Thread.currentThread().interrupt();
-				}
-			}
-		}
+		this.releaser.release(held, minHoldTime, (failure) -> this.observer.released(held, failure),
+				() -> this.entries.leave(held.entry));
 	}
 
 	/**
@@ -238,7 +221,7 @@ public class LockEngine
 
 	@Override
 	public long renewalFailures() {
-		return this.renewalFailures.get();
+		return this.renewalOutcomes.failures();
 	}
 
 	@Override

@@ -7,12 +7,14 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.github.distlock.store.ReleaseListener;
+
 /**
  * The {@link LockEntry} of every lock id this instance holds or waits for, by store key.
  * An entry exists while a thread uses it (trying to lock or holding) and is dropped when
  * the last one leaves, so an idle instance tracks nothing.
  */
-final class LockEntries {
+final class LockEntries implements ReleaseListener {
 
 	private final ConcurrentHashMap<String, LockEntry> entries = new ConcurrentHashMap<>();
 
@@ -42,10 +44,23 @@ final class LockEntries {
 	 * The store announced the release of {@code key}: wakes the first local waiter, if
 	 * any.
 	 */
-	void releaseAnnounced(String key) {
+	@Override
+	public void released(String key) {
 		LockEntry entry = this.entries.get(key);
 		if (entry != null) {
 			entry.releaseAnnounced();
+		}
+	}
+
+	/**
+	 * The store announced that the lock of {@code key} was granted to the fair waiter
+	 * {@code owner}: wakes it, if it is one of this instance's.
+	 */
+	@Override
+	public void granted(String key, String owner) {
+		LockEntry entry = this.entries.get(key);
+		if (entry != null) {
+			entry.grantAnnounced(owner);
 		}
 	}
 

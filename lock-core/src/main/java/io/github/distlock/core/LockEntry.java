@@ -46,6 +46,9 @@ final class LockEntry {
 	/** The turn owed to waiters of other instances after a hand-over freed the lock. */
 	final TurnForOthers turnForOthers = new TurnForOthers();
 
+	/** The threads waiting for this lock in fair mode, which never queue locally. */
+	final FairWaiters fairWaiters = new FairWaiters();
+
 	/**
 	 * Threads in tryLock or holding, counted to drop idle entries; guarded by the entry
 	 * map.
@@ -292,7 +295,17 @@ final class LockEntry {
 	/** The store announced a release of this lock: wakes the head. */
 	void releaseAnnounced() {
 		this.turnForOthers.announced();
+		this.fairWaiters.signalAll();
 		signalHead();
+	}
+
+	/**
+	 * The store announced that this lock was released and granted to the fair waiter
+	 * {@code owner}: wakes that waiter if it is one of this instance's.
+	 */
+	void grantAnnounced(String owner) {
+		this.turnForOthers.announced();
+		this.fairWaiters.granted(owner);
 	}
 
 	void signalHead() {
@@ -317,6 +330,7 @@ final class LockEntry {
 		finally {
 			this.guard.unlock();
 		}
+		this.fairWaiters.signalAll();
 	}
 
 	boolean hasWaiters() {

@@ -3,47 +3,35 @@ package io.github.distlock.core;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
-import io.github.distlock.store.Acquired;
 import io.github.distlock.store.ExtendReply;
 import io.github.distlock.store.Extended;
-import io.github.distlock.store.HandOverReply;
 import io.github.distlock.store.LockStore;
 import io.github.distlock.store.NotOwned;
-import io.github.distlock.store.NotReplicated;
 import io.github.distlock.store.ReleaseReply;
 import io.github.distlock.store.Released;
 import io.github.distlock.store.Unknown;
 import io.github.distlock.support.LogSafe;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.NestedExceptionUtils;
 
 /**
  * Ends the outermost hold of a lock: keeps it for its minimum hold time, hands it to the
- * next local waiter without freeing it in the store, or releases it, each owner-checked
- * and carried out although the holder gets interrupted. When the store's answer is
- * unknown the lock expires with its lease, which is logged, not thrown: the protected
- * work is done and must not look failed.
+ * next local waiter without freeing it in the store ({@link LocalHandOver}), or releases
+ * it, each owner-checked and carried out although the holder gets interrupted. When the
+ * store's answer is unknown the lock expires with its lease, which is logged, not thrown:
+ * the protected work is done and must not look failed.
  */
 final class LockReleaser {
-
-	/**
-	 * Local hand-overs allowed in a row while a waiter of another instance is known to
-	 * wait; then the lock is freed so that it gets its turn ({@link TurnForOthers}: the
-	 * local waiters let it go first, and win the lock back for one critical section at a
-	 * time should it be too slow). Bounds cross-instance unfairness to a few critical
-	 * sections.
-	 */
-	private static final int MAX_HAND_OVERS_WHILE_CONTENDED = 8;
 
 	private static final Log logger = LogFactory.getLog(LockReleaser.class);
 
 	private final LockStore store;
-
-	private final OwnerTokens tokens;
 
 	private final LockRenewer renewer;
 
@@ -51,22 +39,18 @@ final class LockReleaser {
 
 	private final DetachedCommands detached;
 
-	private final long leaseNanos;
-
 	private final BooleanSupplier stopped;
 
-	private final Runnable notReplicated;
+	private final LocalHandOver localHandOver;
 
 	LockReleaser(LockStore store, OwnerTokens tokens, LockRenewer renewer, LockLosses losses, DetachedCommands detached,
 			long leaseNanos, BooleanSupplier stopped, Runnable notReplicated) {
 		this.store = store;
-		this.tokens = tokens;
 		this.renewer = renewer;
 		this.losses = losses;
 		this.detached = detached;
-		this.leaseNanos = leaseNanos;
 		this.stopped = stopped;
-		this.notReplicated = notReplicated;
+		this.localHandOver = new LocalHandOver(this, store, tokens, losses, leaseNanos, notReplicated);
 	}
 
 	/**
@@ -105,6 +89,43 @@ final class LockReleaser {
 	}
 
 	/**
+	 * Closes one hold of {@code held}; the outermost one releases the lock, then tells
+	 * {@code observed} (with the failure, if any) and {@code leave} (the entry is no
+	 * longer used by this thread), whatever happens.
+	 */
+	void release(HeldLock held, Duration minHoldTime, Consumer<@Nullable RuntimeException> observed, Runnable leave) {
+		if (held.exitOne() > 0) {
+			if (!held.isHeld()) {
+				throw LockLosses.lostBeforeRelease(held, held.lostReason());
+			}
+			return;
+		}
+		// An interrupted holder's release must still reach the store.
+		boolean interrupted = Thread.interrupted();
+		RuntimeException failure = null;
+		try {
+			releaseOutermost(held, minHoldTime);
+		}
+		catch (RuntimeException ex) {
+			failure = ex;
+			throw ex;
+		}
+		finally {
+			try {
+				// Never throws today; the entry and the interrupt must survive it if it
+				// ever does.
+				observed.accept(failure);
+			}
+			finally {
+				leave.run();
+				if (interrupted) {
+					Thread.currentThread().interrupt();
+				}
+			}
+		}
+	}
+
+	/**
 	 * Releases {@code held} for good (its outermost hold was closed).
 	 * @throws io.github.distlock.LockLostException when the lock turns out lost
 	 */
@@ -129,9 +150,11 @@ final class LockReleaser {
 			keepForMinimumHold(held, keepMillis(keepNanos));
 			return;
 		}
-		Waiter next = entry.pickForHandOver();
+		// A fair lock is never handed over locally: its release grants it to the first
+		// waiter of any instance.
+		Waiter next = held.fair ? null : entry.pickForHandOver();
 		if (next != null) {
-			handOver(held, next);
+			this.localHandOver.handOver(held, next);
 			return;
 		}
 		ReleaseReply reply;
@@ -189,107 +212,7 @@ final class LockReleaser {
 		}
 	}
 
-	/**
-	 * Hands the lock to a waiter of this instance in one round trip, without freeing it
-	 * in the store.
-	 */
-	private void handOver(HeldLock held, Waiter next) {
-		LockEntry entry = held.entry;
-		long lease = (next.fixedLeaseNanos > 0) ? next.fixedLeaseNanos : this.leaseNanos;
-		String newOwner = this.tokens.next();
-		boolean mayStayLocal = entry.handOversSinceRedis() < MAX_HAND_OVERS_WHILE_CONTENDED
-				&& !entry.turnForOthers.isOwed();
-		long announcementsBefore = entry.turnForOthers.announcements();
-		long sentAt = System.nanoTime();
-		HandOverReply reply;
-		try {
-			reply = despiteInterrupts(
-					() -> this.store.handOver(entry.key, held.ownerToken, newOwner, toMillis(lease), mayStayLocal),
-					() -> {
-						// The interrupted hand-over may or may not have been applied:
-						// free the lock either way,
-						// as if released instead; the waiter then competes for it.
-						ReleaseReply successor = this.store.release(entry.key, newOwner);
-						if (successor instanceof Unknown unknown) {
-							return unknown;
-						}
-						ReleaseReply own = this.store.release(entry.key, held.ownerToken);
-						return (own instanceof Unknown unknown) ? unknown : Released.INSTANCE;
-					});
-		}
-		catch (RuntimeException | Error ex) {
-			handOverFailed(held, next, newOwner);
-			throw ex;
-		}
-		if (reply instanceof Acquired acquired && System.nanoTime() - sentAt < lease) {
-			HeldLock successor = new HeldLock(entry, newOwner, acquired.fencingToken(), next.thread, lease,
-					next.fixedLeaseNanos == 0, sentAt);
-			entry.handedOver(successor);
-			boolean started;
-			try {
-				started = startHolding(successor);
-			}
-			catch (RuntimeException ex) {
-				entry.holderGone(held);
-				entry.handOverFailed(next);
-				throw ex;
-			}
-			if (!started) {
-				// Undone: the service shut down. The waiter sees that and gives up.
-				entry.holderGone(held);
-				entry.handOverFailed(next);
-				return;
-			}
-			next.grant(successor);
-			if (logger.isDebugEnabled()) {
-				logger.debug("Released lock '" + LogSafe.text(entry.lockId) + "' to a waiting thread of this instance");
-			}
-			return;
-		}
-		if (reply instanceof Unknown unknown) {
-			handOverFailed(held, next, newOwner);
-			expiresWithItsLease(entry, unknown);
-			return;
-		}
-		if (reply instanceof Acquired) {
-			// Handed over only after the new lease had run out.
-			releaseLater(entry.key, newOwner);
-		}
-		else if (reply instanceof Released) {
-			// Freed for waiters of other instances: the local waiters hold back (before
-			// they are woken below).
-			entry.turnForOthers.freed(announcementsBefore);
-		}
-		else if (reply instanceof NotReplicated notReplicated) {
-			// The store freed the lock: the waiter competes for it, and its own acquire
-			// waits for the replicas again (failing with the reason if they still do not
-			// answer).
-			this.notReplicated.run();
-			if (logger.isDebugEnabled()) {
-				logger.debug("Handed lock '" + LogSafe.text(entry.lockId) + "' over, but " + notReplicated.reason()
-						+ "; released it, the waiting thread competes again");
-			}
-		}
-		// The waiter goes back to the front before the holder is gone, so that no other
-		// waiter becomes head meanwhile and competes too.
-		entry.handOverFailed(next);
-		entry.holderGone(held);
-		if (reply instanceof NotOwned) {
-			throw this.losses.lostAtRelease(held, LockLosses.AT_RELEASE);
-		}
-	}
-
-	/**
-	 * The successor did not get the lock: its owner token is cleaned up, the waiter
-	 * competes.
-	 */
-	private void handOverFailed(HeldLock held, Waiter next, String newOwner) {
-		releaseLater(held.entry.key, newOwner);
-		held.entry.holderGone(held);
-		held.entry.handOverFailed(next);
-	}
-
-	private static void expiresWithItsLease(LockEntry entry, Unknown unknown) {
+	static void expiresWithItsLease(LockEntry entry, Unknown unknown) {
 		logger.warn("Could not release lock '" + LogSafe.text(entry.lockId) + "'; it expires with its lease: "
 				+ withCause(unknown.cause()));
 	}
@@ -302,7 +225,7 @@ final class LockReleaser {
 	 * nobody interrupts and is waited for uninterruptibly (interrupts can come faster
 	 * than round trips). The caller's interrupt is kept.
 	 */
-	private <T> T despiteInterrupts(Supplier<T> command, Supplier<T> repeat) {
+	<T> T despiteInterrupts(Supplier<T> command, Supplier<T> repeat) {
 		try {
 			T reply = command.get();
 			if (!(reply instanceof Unknown unknown) || !interruptedBy(unknown.cause())) {

@@ -73,6 +73,8 @@ public class AnnotationLockOperationSource implements LockOperationSource, Embed
 
 	private @Nullable StringValueResolver valueResolver;
 
+	private @Nullable String fairLocksUnsupported;
+
 	/**
 	 * A source for proxy-based interception.
 	 * @param keyEvaluator parses the key expressions
@@ -89,6 +91,16 @@ public class AnnotationLockOperationSource implements LockOperationSource, Embed
 	public AnnotationLockOperationSource(LockKeyEvaluator keyEvaluator, AdviceMode mode) {
 		this.keyEvaluator = keyEvaluator;
 		this.mode = mode;
+	}
+
+	/**
+	 * Makes {@code fair = true} invalid, because the configured store has no fair locks.
+	 * @param reason why, naming the property that decides it, e.g.
+	 * {@code "distributed-lock.store=quorum has no fair locks"}; {@code null} when fair
+	 * locks are supported
+	 */
+	public void setFairLocksUnsupported(@Nullable String reason) {
+		this.fairLocksUnsupported = reason;
 	}
 
 	@Override
@@ -177,9 +189,12 @@ public class AnnotationLockOperationSource implements LockOperationSource, Embed
 			throw invalid(method, "minHoldTime '" + annotation.minHoldTime() + "' is longer than leaseTime '"
 					+ annotation.leaseTime() + "': the lock would expire before it");
 		}
+		if (annotation.fair() && this.fairLocksUnsupported != null) {
+			throw invalid(method, "fair = true, but " + this.fairLocksUnsupported);
+		}
 		return new LockOperation(method, name, key, parameterNames, waitTime, leaseTime,
 				(minHoldTime != null) ? minHoldTime : Duration.ZERO, annotation.onFailure(),
-				skipValue(method.getReturnType()));
+				skipValue(method.getReturnType()), annotation.fair());
 	}
 
 	private void checkInterceptable(Method method) {

@@ -90,6 +90,9 @@ public abstract class LockAspectSupport {
 	 */
 	private Optional<LockHandle> tryLock(LockOperation operation, String lockId, Duration waitTime) {
 		LockService service = this.lockService.get();
+		if (operation.fair()) {
+			service = service.fair();
+		}
 		if (service instanceof NamedLockService named) {
 			return named.tryLock(operation.name(), lockId, waitTime, operation.leaseTime(), operation.onFailure());
 		}

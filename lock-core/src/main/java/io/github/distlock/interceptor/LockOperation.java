@@ -21,10 +21,11 @@ import org.springframework.expression.Expression;
  * @param minHoldTime how long the lock is held at least
  * @param onFailure what happens when the lock is not acquired
  * @param skipValue what a skipped invocation returns
+ * @param fair whether the lock is acquired first come, first served across all instances
  */
 public record LockOperation(Method method, String name, @Nullable Expression key, String[] parameterNames,
 		@Nullable Duration waitTime, @Nullable Duration leaseTime, Duration minHoldTime, OnLockFailure onFailure,
-		@Nullable Object skipValue) {
+		@Nullable Object skipValue, boolean fair) {
 
 	/**
 	 * The method as {@code Class.method(ParamTypes)}, for messages.

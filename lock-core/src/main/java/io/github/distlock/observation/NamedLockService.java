@@ -30,4 +30,14 @@ public interface NamedLockService extends LockService {
 	Optional<LockHandle> tryLock(String lockName, String lockId, Duration waitTime, @Nullable Duration leaseTime,
 			OnLockFailure onFailure);
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * The fair view is a {@code NamedLockService} too.
+	 */
+	@Override
+	default NamedLockService fair() {
+		throw new UnsupportedOperationException(getClass().getName() + " does not support fair locks");
+	}
+
 }

@@ -9,11 +9,12 @@ import java.util.HexFormat;
  * Maps raw lock ids to Redis keys.
  * <p>
  * A lock id becomes {@code <prefix>{<encoded id>}}; its fencing key appends
- * {@code :fence}, its release receipt {@code :released}, and on a Redis Cluster its
- * sharded release channel {@code :notify}. The braces are a Redis Cluster hash tag chosen
- * here, so all keys of one lock share a slot and no input can pick the slot: the encoding
- * escapes {@code % { } #}, control characters and unpaired surrogates as {@code %XX} /
- * {@code %uXXXX}, which keeps distinct ids distinct. Ids whose encoding is longer than
+ * {@code :fence}, its release receipt {@code :released}, its fair queue {@code :queue}
+ * and {@code :waiting}, and on a Redis Cluster its sharded release channel
+ * {@code :notify}. The braces are a Redis Cluster hash tag chosen here, so all keys of
+ * one lock share a slot and no input can pick the slot: the encoding escapes {@code % { }
+ * #}, control characters and unpaired surrogates as {@code %XX} / {@code %uXXXX}, which
+ * keeps distinct ids distinct. Ids whose encoding is longer than
  * {@value #MAX_ENCODED_LENGTH} characters are replaced by {@code #} and the SHA-256 of
  * the id; an escaped id never starts with {@code #}, so the two forms cannot collide.
  */
@@ -52,6 +53,22 @@ final class LockKeys {
 	 */
 	static String receiptKey(String lockKey) {
 		return lockKey + ":released";
+	}
+
+	/**
+	 * The fair queue of {@code lockKey} (a list of owner tokens in arrival order), in the
+	 * lock's hash slot.
+	 */
+	static String queueKey(String lockKey) {
+		return lockKey + ":queue";
+	}
+
+	/**
+	 * The deadlines of the fair queue's entries of {@code lockKey} (a hash owner token
+	 * &rarr; server time in ms), in the lock's hash slot.
+	 */
+	static String waitingKey(String lockKey) {
+		return lockKey + ":waiting";
 	}
 
 	/**

@@ -28,6 +28,19 @@ import org.springframework.data.redis.core.script.RedisScript;
  * replay is recognised unless another owner released the same lock between the first run
  * and the replay.
  * <p>
+ * Fair queue ({@code <key>:queue}, a list of owner tokens in arrival order) and its
+ * deadlines ({@code <key>:waiting}, a hash owner token &rarr; server time in ms until
+ * which the entry lives): written only by {@link #ACQUIRE_FAIR} for a fair waiter that
+ * was refused, both keys expiring with the latest deadline. An entry whose deadline has
+ * passed, or that was withdrawn (its hash field deleted), is dead and dropped when it
+ * reaches the head. A release of a contended lock whose queue has a live head
+ * <em>grants</em> the lock to it instead of freeing it: the lock key is set to the head's
+ * owner token (flagged again if more entries are queued) with the grant lease, and the
+ * grant is announced as {@code <key>\n<owner>} (a key never contains a control
+ * character). Releases of locks that were not contended run no queue command; the others
+ * check with {@code EXISTS} first, so that locks never acquired fairly run only the
+ * commands they ran before fair locks existed (and need no more ACL permissions).
+ * <p>
  * The scripts call {@code TIME} and then write, which needs effects replication: Redis 5
  * or later (the default from 5 on; Redis 3.2 and 4 would refuse the writes).
  */
@@ -42,6 +55,48 @@ final class LockScripts {
 	private static final String OWNS = """
 			local function owns(value, owner) return value == owner or value == owner .. '+' end
 			""";
+
+	/**
+	 * The queue functions of fair locks: {@code live_head} drops dead entries from the
+	 * head of the queue and answers the first live one (or {@code nil}); {@code grant}
+	 * gives the lock to that head with the grant lease and announces it.
+	 */
+	private static String queueFunctions(boolean sharded) {
+		String announce = sharded ? """
+				local function announce(channel, message)
+				  local sent = redis.pcall('spublish', channel, message)
+				  if type(sent) == 'table' and sent.err then redis.call('publish', channel, message) end
+				end
+				""" : """
+				local function announce(channel, message) redis.call('publish', channel, message) end
+				""";
+		return announce + """
+				local function now_ms()
+				  local t = redis.call('time')
+				  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+				end
+				local function live_head(queue, waiting)
+				  if redis.call('exists', queue) == 0 then return nil end
+				  local now = nil
+				  while true do
+				    local head = redis.call('lindex', queue, 0)
+				    if not head then return nil end
+				    now = now or now_ms()
+				    local deadline = tonumber(redis.call('hget', waiting, head))
+				    if deadline and deadline > now then return head end
+				    redis.call('lpop', queue)
+				    if deadline then redis.call('hdel', waiting, head) end
+				  end
+				end
+				local function grant(lock, queue, waiting, head, grant_lease, channel)
+				  redis.call('lpop', queue)
+				  redis.call('hdel', waiting, head)
+				  local more = live_head(queue, waiting) ~= nil
+				  redis.call('set', lock, more and (head .. '+') or head, 'px', grant_lease)
+				  announce(channel, lock .. '\\n' .. head)
+				end
+				""";
+	}
 
 	private static final String NEXT_FENCING_TOKEN = """
 			local now = redis.call('time')
@@ -79,34 +134,35 @@ final class LockScripts {
 
 	/**
 	 * Frees KEYS[1] and leaves the receipt of owner ARGV[1] in KEYS[receipt] for
-	 * ARGV[ttl] ms; announces the release on ARGV[channel] when it was contended. With
-	 * {@code sharded}, the announcement is an {@code SPUBLISH} on the lock's own shard
-	 * channel (Redis Cluster, Redis 7+); a server without sharded pub/sub answers it with
-	 * an error, caught by {@code pcall}, and the release is announced by a classic
-	 * {@code PUBLISH} on the same channel instead, which a cluster broadcasts to every
-	 * node.
+	 * ARGV[ttl] ms; when it was contended, grants it to the live head of the fair queue
+	 * (KEYS[queue], KEYS[queue + 1]) for ARGV[grantLease] ms if there is one, and
+	 * otherwise announces the release on ARGV[channel]. On a Redis Cluster
+	 * ({@code sharded}, see {@link #queueFunctions}) announcements are {@code SPUBLISH}es
+	 * on the lock's own shard channel; a server without sharded pub/sub answers them with
+	 * an error, caught by {@code pcall}, and a classic {@code PUBLISH} on the same
+	 * channel follows instead, which a cluster broadcasts to every node.
 	 */
-	private static String freeWithReceipt(int receipt, int ttl, int channel, boolean sharded) {
-		String announce = sharded ? """
-				    local sent = redis.pcall('spublish', ARGV[%1$d], KEYS[1])
-				    if type(sent) == 'table' and sent.err then redis.call('publish', ARGV[%1$d], KEYS[1]) end
-				""".formatted(channel) : """
-				    redis.call('publish', ARGV[%d], KEYS[1])
-				""".formatted(channel);
+	private static String freeWithReceipt(int receipt, int ttl, int channel, int queue, int grantLease) {
 		return """
-				  redis.call('del', KEYS[1])
-				  redis.call('set', KEYS[%d], ARGV[1], 'px', ARGV[%d])
-				  if current ~= ARGV[1] then
-				""".formatted(receipt, ttl) + announce + """
+				  redis.call('set', KEYS[%1$d], ARGV[1], 'px', ARGV[%2$d])
+				  local head = nil
+				  if current ~= ARGV[1] then head = live_head(KEYS[%4$d], KEYS[%4$d + 1]) end
+				  if head then
+				    grant(KEYS[1], KEYS[%4$d], KEYS[%4$d + 1], head, ARGV[%5$d], ARGV[%3$d])
+				  else
+				    redis.call('del', KEYS[1])
+				    if current ~= ARGV[1] then announce(ARGV[%3$d], KEYS[1]) end
 				  end
-				""";
+				""".formatted(receipt, ttl, channel, queue, grantLease);
 	}
 
 	/**
-	 * KEYS: lock, receipt. ARGV: owner, release channel, receipt ttl ms (the fence
-	 * retention). Deletes the lock if owned, leaving a receipt; publishes the key when it
-	 * was contended. Returns 1 if released (also when a replay finds our receipt: the
-	 * first run released it), 0 if not owned (expired or taken).
+	 * KEYS: lock, receipt, queue, waiting. ARGV: owner, release channel, receipt ttl ms
+	 * (the fence retention), grant lease ms. Deletes the lock if owned, leaving a
+	 * receipt; when it was contended, grants it to the live head of the fair queue, or
+	 * else publishes the key. Returns 1 if released (also when a replay finds our
+	 * receipt: the first run released it), 0 if not owned (expired or taken); an owner
+	 * that does not hold the lock is withdrawn from the fair queue.
 	 */
 	static final RedisScript<Long> RELEASE = release(false);
 
@@ -117,15 +173,16 @@ final class LockScripts {
 	static final RedisScript<Long> RELEASE_SHARDED = release(true);
 
 	/**
-	 * KEYS: lock, fence, receipt. ARGV: owner, new owner, fence retention ms, lease ms of
-	 * the new owner, whether the lock may stay local although contended from outside
-	 * ("1"/"0"), release channel, receipt ttl ms (the fence retention). Hands the lock to
-	 * a waiter of this instance without freeing it in between. Returns the new fencing
-	 * token (&gt; 0) when handed over; -1 when it was released instead (flagged and not
-	 * allowed to stay, so outside waiters get their turn), leaving a receipt as
-	 * {@link #RELEASE} does; 0 if not owned. A replay answers as the first run did: a
-	 * hand-over that was applied is recognised by the new owner's token in place (and
-	 * answers with a newer fencing token), a release instead by our receipt.
+	 * KEYS: lock, fence, receipt, queue, waiting. ARGV: owner, new owner, fence retention
+	 * ms, lease ms of the new owner, whether the lock may stay local although contended
+	 * from outside ("1"/"0"), release channel, receipt ttl ms (the fence retention),
+	 * grant lease ms. Hands the lock to a waiter of this instance without freeing it in
+	 * between. Returns the new fencing token (&gt; 0) when handed over; -1 when it was
+	 * released instead (flagged and not allowed to stay, or a fair waiter is queued, so
+	 * outside waiters get their turn), leaving a receipt and granting as {@link #RELEASE}
+	 * does; 0 if not owned. A replay answers as the first run did: a hand-over that was
+	 * applied is recognised by the new owner's token in place (and answers with a newer
+	 * fencing token), a release instead by our receipt.
 	 */
 	static final RedisScript<Long> HAND_OVER = handOver(false);
 
@@ -134,6 +191,23 @@ final class LockScripts {
 	 * announced on by {@code SPUBLISH}.
 	 */
 	static final RedisScript<Long> HAND_OVER_SHARDED = handOver(true);
+
+	/**
+	 * KEYS: lock, fence, queue, waiting. ARGV: owner, lease ms, fence retention ms, wait
+	 * ms (life of the queue entry, 0 for none), grant lease ms, release channel. Acquires
+	 * the lock first come, first served: returns a fencing token (&gt; 0) when the lock
+	 * was granted to the owner (its lease is reset to ARGV[2]; also a replay), or when it
+	 * is free and the owner is the live head of the queue or nobody is queued. Otherwise
+	 * queues the owner (keeping its place if it is queued), flags the lock contended and
+	 * returns {@code -1 - remaining ms} of the holder's lease; a free lock with a live
+	 * head that is somebody else is granted to that head first.
+	 */
+	static final RedisScript<Long> ACQUIRE_FAIR = acquireFair(false);
+
+	/**
+	 * {@link #ACQUIRE_FAIR} on a Redis Cluster: ARGV[6] is the lock's shard channel.
+	 */
+	static final RedisScript<Long> ACQUIRE_FAIR_SHARDED = acquireFair(true);
 
 	/**
 	 * KEYS: lock. ARGV: owner, lease ms. Resets the lease if owned. Returns 1 if
@@ -150,19 +224,61 @@ final class LockScripts {
 			""", Long.class);
 
 	private static RedisScript<Long> release(boolean sharded) {
-		return RedisScript.of(OWNS + """
+		return RedisScript.of(OWNS + queueFunctions(sharded) + """
 				local current = redis.call('get', KEYS[1])
 				if owns(current, ARGV[1]) then
-				""" + freeWithReceipt(2, 3, 2, sharded) + """
+				""" + freeWithReceipt(2, 3, 2, 3, 4) + """
 				  return 1
 				end
+				if redis.call('exists', KEYS[4]) == 1 then redis.call('hdel', KEYS[4], ARGV[1]) end
 				if redis.call('get', KEYS[2]) == ARGV[1] then return 1 end
 				return 0
 				""", Long.class);
 	}
 
+	private static RedisScript<Long> acquireFair(boolean sharded) {
+		return RedisScript.of(OWNS + queueFunctions(sharded) + """
+				local current = redis.call('get', KEYS[1])
+				if owns(current, ARGV[1]) then
+				  redis.call('pexpire', KEYS[1], ARGV[2])
+				  redis.call('hdel', KEYS[4], ARGV[1])
+				""" + NEXT_FENCING_TOKEN + """
+				  return token
+				end
+				if not current then
+				  local head = live_head(KEYS[3], KEYS[4])
+				  if not head or head == ARGV[1] then
+				    if head then
+				      redis.call('lpop', KEYS[3])
+				      redis.call('hdel', KEYS[4], head)
+				    end
+				    local more = live_head(KEYS[3], KEYS[4]) ~= nil
+				    redis.call('set', KEYS[1], more and (ARGV[1] .. '+') or ARGV[1], 'px', ARGV[2])
+				""" + NEXT_FENCING_TOKEN + """
+				    return token
+				  end
+				  grant(KEYS[1], KEYS[3], KEYS[4], head, ARGV[5], ARGV[6])
+				end
+				local wait = tonumber(ARGV[4])
+				if wait > 0 then
+				  local now = now_ms()
+				  local deadline = tonumber(redis.call('hget', KEYS[4], ARGV[1]))
+				  if not deadline or deadline <= now then redis.call('rpush', KEYS[3], ARGV[1]) end
+				  redis.call('hset', KEYS[4], ARGV[1], now + wait)
+				  for i = 3, 4 do
+				    if redis.call('pttl', KEYS[i]) < wait then redis.call('pexpire', KEYS[i], wait) end
+				  end
+				end
+				current = redis.call('get', KEYS[1])
+				if string.sub(current, -1) ~= '+' then redis.call('append', KEYS[1], '+') end
+				local ttl = redis.call('pttl', KEYS[1])
+				if ttl < 0 then ttl = tonumber(ARGV[2]) end
+				return -1 - ttl
+				""", Long.class);
+	}
+
 	private static RedisScript<Long> handOver(boolean sharded) {
-		return RedisScript.of(OWNS + """
+		return RedisScript.of(OWNS + queueFunctions(sharded) + """
 				local current = redis.call('get', KEYS[1])
 				if owns(current, ARGV[2]) then
 				""" + NEXT_FENCING_TOKEN + """
@@ -173,8 +289,8 @@ final class LockScripts {
 				  if redis.call('get', KEYS[3]) == ARGV[1] then return -1 end
 				  return 0
 				end
-				if contended and ARGV[5] == '0' then
-				""" + freeWithReceipt(3, 7, 6, sharded) + """
+				if contended and (ARGV[5] == '0' or live_head(KEYS[4], KEYS[5])) then
+				""" + freeWithReceipt(3, 7, 6, 4, 8) + """
 				  return -1
 				end
 				redis.call('set', KEYS[1], contended and (ARGV[2] .. '+') or ARGV[2], 'px', ARGV[4])

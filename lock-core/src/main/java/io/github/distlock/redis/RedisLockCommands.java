@@ -26,6 +26,16 @@ final class RedisLockCommands {
 	 */
 	private final String fencingRetentionMillis;
 
+	/** How long a lock granted to a fair waiter is its own before it claims it. */
+	private final String grantLeaseMillis = Long.toString(GRANT_LEASE_MILLIS);
+
+	/**
+	 * The lease of a lock granted to the head of its fair queue by a release, until the
+	 * waiter claims it: longer than a fair waiter's fallback re-check (at most 1 s), so a
+	 * lost grant announcement does not lose the grant.
+	 */
+	static final long GRANT_LEASE_MILLIS = 2000;
+
 	/**
 	 * Commands announcing releases on the one {@code releaseChannel} (standalone Redis
 	 * and Sentinel).
@@ -72,12 +82,24 @@ final class RedisLockCommands {
 	}
 
 	/**
+	 * @return the fencing token (&gt; 0), or {@code -1 - remaining lease ms} of the
+	 * holder (the owner is then queued for {@code waitMillis})
+	 */
+	long acquireFair(String key, String owner, long leaseMillis, long waitMillis) {
+		return run(this.redis.execute(this.sharded ? LockScripts.ACQUIRE_FAIR_SHARDED : LockScripts.ACQUIRE_FAIR,
+				List.of(key, LockKeys.fenceKey(key), LockKeys.queueKey(key), LockKeys.waitingKey(key)), owner,
+				Long.toString(leaseMillis), this.fencingRetentionMillis, Long.toString(waitMillis),
+				this.grantLeaseMillis, channel(key)));
+	}
+
+	/**
 	 * @return whether {@code owner} released the lock, by this call or, when it is a
 	 * replay, by the first run
 	 */
 	boolean release(String key, String owner) {
 		return run(this.redis.execute(this.sharded ? LockScripts.RELEASE_SHARDED : LockScripts.RELEASE,
-				List.of(key, LockKeys.receiptKey(key)), owner, channel(key), this.fencingRetentionMillis)) == 1;
+				List.of(key, LockKeys.receiptKey(key), LockKeys.queueKey(key), LockKeys.waitingKey(key)), owner,
+				channel(key), this.fencingRetentionMillis, this.grantLeaseMillis)) == 1;
 	}
 
 	/**
@@ -100,9 +122,10 @@ final class RedisLockCommands {
 	private ScriptCall handOverCall(String key, String owner, String newOwner, long newLeaseMillis,
 			boolean mayStayLocal) {
 		return new ScriptCall(this.sharded ? LockScripts.HAND_OVER_SHARDED : LockScripts.HAND_OVER,
-				List.of(key, LockKeys.fenceKey(key), LockKeys.receiptKey(key)),
+				List.of(key, LockKeys.fenceKey(key), LockKeys.receiptKey(key), LockKeys.queueKey(key),
+						LockKeys.waitingKey(key)),
 				List.of(owner, newOwner, this.fencingRetentionMillis, Long.toString(newLeaseMillis),
-						mayStayLocal ? "1" : "0", channel(key), this.fencingRetentionMillis));
+						mayStayLocal ? "1" : "0", channel(key), this.fencingRetentionMillis, this.grantLeaseMillis));
 	}
 
 	boolean expire(String key, String owner, long leaseMillis) {

@@ -164,6 +164,30 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 		return (reply > 0) ? new Acquired(reply) : new HeldByOther(Math.max(0, -1 - reply));
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Not with replicas waited for: a grant is written by a release, which does not wait.
+	 */
+	@Override
+	public boolean supportsFairLocks() {
+		return this.replicated == null;
+	}
+
+	@Override
+	public AcquireReply acquireFair(String key, String owner, long leaseMillis, long waitMillis) {
+		if (this.replicated != null) {
+			throw new UnsupportedOperationException("Fair locks need distributed-lock.replication.min-replicas=0");
+		}
+		try {
+			long reply = this.commands.acquireFair(key, owner, leaseMillis, waitMillis);
+			return (reply > 0) ? new Acquired(reply) : new HeldByOther(Math.max(0, -1 - reply));
+		}
+		catch (RuntimeException ex) {
+			return unknownOrThrow(ex);
+		}
+	}
+
 	@Override
 	public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal) {
 		long reply;
@@ -274,25 +298,8 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 		if (listener == null) {
 			throw new IllegalArgumentException("listener must not be null");
 		}
-		if (this.sharded) {
-			ShardedReleaseSubscription sharded = new ShardedReleaseSubscription(
-					this.redis.getRequiredConnectionFactory(), listener::released);
-			return new ReleaseNotifications() {
-
-				@Override
-				public boolean ensureActive(String key, long deadlineNanos) {
-					return sharded.ensureActive(key, deadlineNanos);
-				}
-
-				@Override
-				public void close() {
-					sharded.close();
-				}
-
-			};
-		}
-		return new Subscription(new ReleaseSubscription(this.redis.getRequiredConnectionFactory(),
-				this.keys.releaseChannel(), listener::released));
+		return RedisReleaseNotifications.subscribe(this.redis.getRequiredConnectionFactory(),
+				this.keys.releaseChannel(), this.sharded, listener);
 	}
 
 	private static boolean isLettuceCluster(RedisConnectionFactory connectionFactory) {
@@ -317,20 +324,6 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 			return new Unknown(failure);
 		}
 		throw failure;
-	}
-
-	private record Subscription(ReleaseSubscription subscription) implements ReleaseNotifications {
-
-		@Override
-		public boolean ensureActive(String key, long deadlineNanos) {
-			return this.subscription.ensureActive(deadlineNanos);
-		}
-
-		@Override
-		public void close() {
-			this.subscription.close();
-		}
-
 	}
 
 }

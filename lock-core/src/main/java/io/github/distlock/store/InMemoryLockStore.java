@@ -38,10 +38,20 @@ import static io.github.distlock.store.InMemoryLockState.unlessForgettable;
  * the releasing thread, after the release and with no lock held. Releases of uncontended
  * locks are not announced, as in Redis. Subscriptions are active from the start until
  * closed.</li>
+ * <li>Fair locks as in Redis: a queue per key of the owners refused by
+ * {@link #acquireFair}, each entry living for its wait time on the store's clock; the
+ * release of a contended lock with a live queue entry grants the lock to the head for the
+ * {@link #GRANT_LEASE grant lease} and announces the grant.</li>
  * </ul>
  * Thread-safe; every operation is atomic per key. Never answers {@link Unknown}.
  */
 public final class InMemoryLockStore implements LockStore {
+
+	/**
+	 * How long a lock granted to the head of its fair queue by a release is that waiter's
+	 * before it claims it, as in the Redis store.
+	 */
+	public static final Duration GRANT_LEASE = Duration.ofSeconds(2);
 
 	/**
 	 * The default fencing retention, that of the Redis store
@@ -60,6 +70,8 @@ public final class InMemoryLockStore implements LockStore {
 	private final ConcurrentHashMap<String, InMemoryLockState> states = new ConcurrentHashMap<>();
 
 	private final InMemoryReleaseAnnouncer announcer = new InMemoryReleaseAnnouncer();
+
+	private final InMemoryFairQueues fairQueues = new InMemoryFairQueues();
 
 	private final AtomicLong nextPurgeMillis;
 
@@ -126,9 +138,9 @@ public final class InMemoryLockStore implements LockStore {
 
 	@Override
 	public AcquireReply acquire(String key, String owner, long leaseMillis) {
-		checkArguments(key, owner, leaseMillis);
+		InMemoryArguments.check(key, owner, leaseMillis);
 		Instant now = now();
-		Reply<AcquireReply> reply = new Reply<>();
+		InMemoryReply<AcquireReply> reply = new InMemoryReply<>();
 		this.states.compute(key, (k, state) -> {
 			String holder = holder(state, now);
 			if (holder == null) {
@@ -151,11 +163,71 @@ public final class InMemoryLockStore implements LockStore {
 	}
 
 	@Override
-	public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal) {
-		checkArguments(key, owner, leaseMillis);
-		checkOwner("newOwner", newOwner);
+	public AcquireReply acquireFair(String key, String owner, long leaseMillis, long waitMillis) {
+		InMemoryArguments.check(key, owner, leaseMillis);
+		if (waitMillis < 0) {
+			throw new IllegalArgumentException("waitMillis must not be negative, but was " + waitMillis);
+		}
 		Instant now = now();
-		Reply<HandOverReply> reply = new Reply<>();
+		long nowMillis = now.toEpochMilli();
+		InMemoryReply<AcquireReply> reply = new InMemoryReply<>();
+		this.states.compute(key, (k, state) -> {
+			String holder = holder(state, now);
+			if (owner.equals(holder)) {
+				// Granted to us (or a replay): claimed with the lease asked for.
+				this.fairQueues.remove(key, owner);
+				long token = nextToken(state, now);
+				reply.value = new Acquired(token);
+				return new InMemoryLockState(owner, plus(now, leaseMillis), state.contended(), token, fenceEnd(now),
+						state.releasedBy());
+			}
+			InMemoryLockState current = state;
+			if (holder == null) {
+				String head = this.fairQueues.liveHead(key, nowMillis);
+				if (head == null || head.equals(owner)) {
+					this.fairQueues.remove(key, owner);
+					long token = nextToken(state, now);
+					reply.value = new Acquired(token);
+					return new InMemoryLockState(owner, plus(now, leaseMillis),
+							this.fairQueues.liveHead(key, nowMillis) != null, token, fenceEnd(now),
+							lastReleasedBy(state, now));
+				}
+				current = granted(key, state, head, lastReleasedBy(state, now), now, reply);
+			}
+			if (waitMillis > 0) {
+				this.fairQueues.enqueue(key, owner, nowMillis, plus(now, waitMillis));
+			}
+			reply.value = new HeldByOther(current.leaseEndMillis() - nowMillis);
+			return current.contendedNow();
+		});
+		return announced(key, reply);
+	}
+
+	@Override
+	public boolean supportsFairLocks() {
+		return true;
+	}
+
+	/**
+	 * The state of a lock the release of {@code releasedBy} (if any) grants to the live
+	 * head of its queue, with the grant lease; the grant is announced after the update.
+	 */
+	private InMemoryLockState granted(String key, @Nullable InMemoryLockState state, String head,
+			@Nullable String releasedBy, Instant now, InMemoryReply<?> reply) {
+		this.fairQueues.remove(key, head);
+		reply.grantedTo = head;
+		boolean more = this.fairQueues.liveHead(key, now.toEpochMilli()) != null;
+		long lastToken = (state != null) ? state.lastToken() : 0;
+		long fenceEnd = (state != null) ? state.fenceEndMillis() : now.toEpochMilli();
+		return new InMemoryLockState(head, plus(now, GRANT_LEASE.toMillis()), more, lastToken, fenceEnd, releasedBy);
+	}
+
+	@Override
+	public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal) {
+		InMemoryArguments.check(key, owner, leaseMillis);
+		InMemoryArguments.checkOwner("newOwner", newOwner);
+		Instant now = now();
+		InMemoryReply<HandOverReply> reply = new InMemoryReply<>();
 		this.states.compute(key, (k, state) -> {
 			String holder = holder(state, now);
 			if (newOwner.equals(holder)) {
@@ -169,8 +241,12 @@ public final class InMemoryLockStore implements LockStore {
 				reply.value = owner.equals(lastReleasedBy(state, now)) ? Released.INSTANCE : NotOwned.INSTANCE;
 				return unlessForgettable(state, now);
 			}
-			if (state.contended() && !mayStayLocal) {
+			String head = state.contended() ? this.fairQueues.liveHead(key, now.toEpochMilli()) : null;
+			if (state.contended() && (!mayStayLocal || head != null)) {
 				reply.value = Released.INSTANCE;
+				if (head != null) {
+					return granted(key, state, head, owner, now, reply);
+				}
 				reply.announce = true;
 				return unlessForgettable(state.releasedNowBy(owner), now);
 			}
@@ -184,17 +260,23 @@ public final class InMemoryLockStore implements LockStore {
 
 	@Override
 	public ReleaseReply release(String key, String owner) {
-		checkKey(key);
-		checkOwner("owner", owner);
+		InMemoryArguments.checkKey(key);
+		InMemoryArguments.checkOwner("owner", owner);
 		Instant now = now();
-		Reply<ReleaseReply> reply = new Reply<>();
+		InMemoryReply<ReleaseReply> reply = new InMemoryReply<>();
 		this.states.compute(key, (k, state) -> {
 			String holder = holder(state, now);
 			if (owner.equals(holder)) {
 				reply.value = Released.INSTANCE;
+				String head = state.contended() ? this.fairQueues.liveHead(key, now.toEpochMilli()) : null;
+				if (head != null) {
+					return granted(key, state, head, owner, now, reply);
+				}
 				reply.announce = state.contended();
 				return unlessForgettable(state.releasedNowBy(owner), now);
 			}
+			// Not the holder: a fair waiter giving up leaves the queue.
+			this.fairQueues.remove(key, owner);
 			reply.value = owner.equals(lastReleasedBy(state, now)) ? Released.INSTANCE : NotOwned.INSTANCE;
 			return unlessForgettable(state, now);
 		});
@@ -203,9 +285,9 @@ public final class InMemoryLockStore implements LockStore {
 
 	@Override
 	public ExtendReply extend(String key, String owner, long leaseMillis) {
-		checkArguments(key, owner, leaseMillis);
+		InMemoryArguments.check(key, owner, leaseMillis);
 		Instant now = now();
-		Reply<ExtendReply> reply = new Reply<>();
+		InMemoryReply<ExtendReply> reply = new InMemoryReply<>();
 		this.states.compute(key, (k, state) -> {
 			if (owner.equals(holder(state, now))) {
 				reply.value = Extended.INSTANCE;
@@ -219,7 +301,7 @@ public final class InMemoryLockStore implements LockStore {
 
 	@Override
 	public long remainingLeaseMillis(String key) {
-		checkKey(key);
+		InMemoryArguments.checkKey(key);
 		Instant now = now();
 		InMemoryLockState state = this.states.get(key);
 		return (holder(state, now) != null) ? state.leaseEndMillis() - now.toEpochMilli() : -1;
@@ -249,9 +331,12 @@ public final class InMemoryLockStore implements LockStore {
 		return this.announcer.subscribe(listener);
 	}
 
-	/** How many keys the store remembers (held, or within their fencing retention). */
+	/**
+	 * How many keys the store remembers (held, or within their fencing retention, or with
+	 * a live fair queue).
+	 */
 	int keysRemembered() {
-		return this.states.size();
+		return this.states.size() + this.fairQueues.size();
 	}
 
 	private Instant now() {
@@ -273,10 +358,14 @@ public final class InMemoryLockStore implements LockStore {
 		// Entries are immutable, so each is removed only if unchanged since it was
 		// judged.
 		this.states.values().removeIf((state) -> state.forgettable(nowMillis));
+		this.fairQueues.purge(this.states, nowMillis);
 	}
 
-	private <T> T announced(String key, Reply<T> reply) {
-		if (reply.announce) {
+	private <T> T announced(String key, InMemoryReply<T> reply) {
+		if (reply.grantedTo != null) {
+			this.announcer.announceGrant(key, reply.grantedTo);
+		}
+		else if (reply.announce) {
 			this.announcer.announce(key);
 		}
 		return reply.get();
@@ -289,45 +378,6 @@ public final class InMemoryLockStore implements LockStore {
 	private static long plus(Instant now, long millis) {
 		long end = now.toEpochMilli() + millis;
 		return (end < 0) ? Long.MAX_VALUE : end;
-	}
-
-	private static void checkArguments(String key, String owner, long leaseMillis) {
-		checkKey(key);
-		checkOwner("owner", owner);
-		if (leaseMillis < 1) {
-			throw new IllegalArgumentException("leaseMillis must be at least 1, but was " + leaseMillis);
-		}
-	}
-
-	private static void checkKey(String key) {
-		if (key == null || key.isEmpty()) {
-			throw new IllegalArgumentException("key must not be null or empty, but was " + key);
-		}
-	}
-
-	private static void checkOwner(String name, String owner) {
-		if (owner == null || owner.isEmpty()) {
-			throw new IllegalArgumentException(name + " must not be null or empty, but was " + owner);
-		}
-	}
-
-	/**
-	 * The reply computed inside an atomic update, and whether to announce a release after
-	 * it.
-	 */
-	private static final class Reply<T> {
-
-		@Nullable T value;
-
-		boolean announce;
-
-		T get() {
-			if (this.value == null) {
-				throw new IllegalStateException("No reply computed");
-			}
-			return this.value;
-		}
-
 	}
 
 }

@@ -30,6 +30,13 @@ final class InMemoryReleaseAnnouncer {
 		}
 	}
 
+	/** Tells every open subscription of a grant to {@code owner}. */
+	void announceGrant(String key, String owner) {
+		for (Subscription subscription : this.subscriptions) {
+			subscription.announceGrant(key, owner);
+		}
+	}
+
 	private final class Subscription implements ReleaseNotifications {
 
 		private final ReleaseListener listener;
@@ -57,6 +64,18 @@ final class InMemoryReleaseAnnouncer {
 			}
 			try {
 				this.listener.released(key);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("A release listener failed on lock key '" + LogSafe.text(key) + "'", ex);
+			}
+		}
+
+		void announceGrant(String key, String owner) {
+			if (this.closed) {
+				return;
+			}
+			try {
+				this.listener.granted(key, owner);
 			}
 			catch (RuntimeException ex) {
 				logger.warn("A release listener failed on lock key '" + LogSafe.text(key) + "'", ex);

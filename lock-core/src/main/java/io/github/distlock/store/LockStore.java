@@ -38,6 +38,19 @@ package io.github.distlock.store;
  * be reached). Releases never wait for replicas. A store asked to wait for them on lease
  * extensions too answers {@link Unknown} to one they did not acknowledge, so that the
  * holder does not count on a lease a failover could lose.
+ * <p>
+ * <b>Fair locks and grants.</b> A store that {@linkplain #supportsFairLocks() supports
+ * fair locks} keeps, per lock, a queue of the owners that {@linkplain #acquireFair asked
+ * fairly} and were refused, in arrival order, each entry living no longer than the wait
+ * time its owner gave. A fair acquire never takes a lock past a queue with a live entry
+ * ahead of it. A release (or a hand-over that releases) of a contended lock whose queue
+ * has a live entry does not free the lock: it <em>grants</em> it to the head of the
+ * queue, setting that owner as holder with the store's short grant lease, and announces
+ * the grant ({@link ReleaseListener#granted}). The granted owner claims it with its next
+ * fair acquire, which resets the lease to the one asked for and answers {@link Acquired}
+ * with a fencing token greater than every earlier one; a granted owner that gave up or
+ * died meanwhile keeps the lock no longer than the grant lease. A release by an owner
+ * that does not hold the lock withdraws that owner from the queue.
  */
 public interface LockStore {
 
@@ -64,6 +77,37 @@ public interface LockStore {
 	 * waiting for replicas) or {@link Unknown}
 	 */
 	AcquireReply acquire(String key, String owner, long leaseMillis);
+
+	/**
+	 * Acquires the lock for {@code owner} first come, first served: only if nobody holds
+	 * it and no live queue entry is ahead of {@code owner}, or if it was granted to
+	 * {@code owner} (then the lease is reset to {@code leaseMillis}). Otherwise
+	 * {@code owner} is queued at the end (or keeps its place) for {@code waitMillis} from
+	 * now, the lock is flagged contended, and the reply is {@link HeldByOther}. A lock
+	 * found free with a live entry ahead is granted to the head of the queue on the way.
+	 * The same owner token is sent for every attempt of one acquisition, so that a grant
+	 * to it can be claimed; a replay answers {@link Acquired} again with a new, greater
+	 * fencing token.
+	 * @param key the lock's key
+	 * @param owner the owner token of this acquisition, the same for all its attempts
+	 * @param leaseMillis the lease, at least 1
+	 * @param waitMillis how long the queue entry lives from now, 0 for none (try once)
+	 * @return {@link Acquired}, {@link HeldByOther} or {@link Unknown}
+	 * @throws UnsupportedOperationException when the store does not
+	 * {@linkplain #supportsFairLocks() support fair locks}
+	 */
+	default AcquireReply acquireFair(String key, String owner, long leaseMillis, long waitMillis) {
+		throw new UnsupportedOperationException(getClass().getName() + " does not support fair locks");
+	}
+
+	/**
+	 * Whether {@link #acquireFair} is supported, and releases grant the lock to the head
+	 * of its queue.
+	 * @return {@code false} unless the store overrides it
+	 */
+	default boolean supportsFairLocks() {
+		return false;
+	}
 
 	/**
 	 * Passes the lock from {@code owner} to {@code newOwner} with a new lease and fencing

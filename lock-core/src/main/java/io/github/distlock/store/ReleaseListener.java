@@ -12,4 +12,15 @@ public interface ReleaseListener {
 	 */
 	void released(String key);
 
+	/**
+	 * The lock was released and granted to the fair waiter {@code owner} (see
+	 * {@link LockStore#acquireFair}): that owner holds it now, with the store's short
+	 * grant lease, until it claims it.
+	 * @param key the {@link LockStore#key(String) key} of the released lock
+	 * @param owner the owner token the lock was granted to
+	 */
+	default void granted(String key, String owner) {
+		released(key);
+	}
+
 }

@@ -45,6 +45,11 @@ class AclTests {
 	 */
 	static final String[] LOCK_ACL = rules(ReadmeAcl.commands().get(0));
 
+	/**
+	 * What fair locks need beyond {@link #LOCK_ACL}: the queue's list and hash commands.
+	 */
+	static final String[] FAIR_ACL = { "+lindex", "+lpop", "+rpush", "+hget", "+hset", "+hdel" };
+
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension(AclTests::startRedis);
 
@@ -57,8 +62,11 @@ class AclTests {
 		withoutChannels.remove("&distlock:*");
 		List<String> withoutScripts = new ArrayList<>(List.of(LOCK_ACL));
 		withoutScripts.removeAll(List.of("+evalsha", "+eval"));
+		List<String> fair = new ArrayList<>(List.of(LOCK_ACL));
+		fair.addAll(List.of(FAIR_ACL));
 		return RedisServer.builder()
 			.aclUser("locker", "locker-secret", LOCK_ACL)
+			.aclUser("fair-locker", "fair-locker-secret", fair.toArray(String[]::new))
 			.aclUser("other-prefix", "other-secret", "~other:*", "&other:*", "+@all")
 			.aclUser("no-channels", "no-channels-secret", withoutChannels.toArray(String[]::new))
 			.aclUser("no-scripts", "no-scripts-secret", withoutScripts.toArray(String[]::new))
@@ -93,6 +101,30 @@ class AclTests {
 		assertThat(service.renewalFailures()).isZero();
 		renewed.close();
 		assertThat(service.isLocked("acl")).isFalse();
+		assertNothingDenied();
+	}
+
+	@Test
+	void fairLocksAreQueuedAndGrantedWithTheMinimalAclAndTheQueueCommands() throws Exception {
+		RedisLockService a = service("fair-locker", "fair-locker-secret", RedisLockSettings.defaults());
+		RedisLockService b = service("fair-locker", "fair-locker-secret", RedisLockSettings.defaults());
+		LockHandle held = a.fair().lock("acl-fair", Duration.ZERO);
+		ExecutorService pool = Executors.newSingleThreadExecutor();
+		try {
+			Future<Long> waiter = pool.submit(() -> {
+				try (LockHandle next = b.fair().lock("acl-fair", Duration.ofSeconds(30))) {
+					return next.fencingToken();
+				}
+			});
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> "1".equals(redis.command("HLEN", "distlock:{acl-fair}:waiting")));
+			held.close();
+			assertThat(waiter.get(30, TimeUnit.SECONDS)).isGreaterThan(held.fencingToken());
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		assertThat(a.fair().tryLock("acl-fair", Duration.ofMillis(100), null)).hasValueSatisfying(LockHandle::close);
 		assertNothingDenied();
 	}
 

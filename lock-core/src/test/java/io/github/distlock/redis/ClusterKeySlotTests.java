@@ -5,8 +5,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.distlock.LockHandle;
+import io.github.distlock.LockService;
 import io.github.distlock.support.LogSafe;
 import io.github.distlock.testsupport.RedisCluster;
 import io.github.distlock.testsupport.RedisClusterExtension;
@@ -16,13 +20,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Every lock script stays in one slot on a real Redis Cluster: the lock key, its fence
- * key, its release receipt and its shard channel share the slot the server computes
- * ({@code CLUSTER KEYSLOT}), for ordinary, hostile and hashed long ids, and the scripts
- * (acquire, contended acquire, release announcing by {@code SPUBLISH}) run on the master
- * of that slot without a {@code CROSSSLOT} refusal.
+ * key, its release receipt, its fair queue and its shard channel share the slot the
+ * server computes ({@code CLUSTER KEYSLOT}), for ordinary, hostile and hashed long ids,
+ * and the scripts (acquire, contended acquire, release announcing by {@code SPUBLISH},
+ * fair acquire, queueing and the grant of a release) run on the master of that slot
+ * without a {@code CROSSSLOT} refusal.
  */
 class ClusterKeySlotTests {
 
@@ -47,8 +53,8 @@ class ClusterKeySlotTests {
 		for (String id : ids) {
 			String key = keys.lockKey(id);
 			int slot = Integer.parseInt(anyNode.command("CLUSTER", "KEYSLOT", key));
-			for (String sibling : List.of(LockKeys.fenceKey(key), LockKeys.receiptKey(key),
-					LockKeys.releaseShardChannel(key))) {
+			for (String sibling : List.of(LockKeys.fenceKey(key), LockKeys.receiptKey(key), LockKeys.queueKey(key),
+					LockKeys.waitingKey(key), LockKeys.releaseShardChannel(key))) {
 				assertThat(Integer.parseInt(anyNode.command("CLUSTER", "KEYSLOT", sibling)))
 					.as("slot of %s, of lock id '%s'", LogSafe.text(sibling), LogSafe.text(id))
 					.isEqualTo(slot);
@@ -74,6 +80,39 @@ class ClusterKeySlotTests {
 			}
 		}
 		assertThat(first.locksLost() + second.locksLost()).isZero();
+	}
+
+	@Test
+	void fairLocksOfHostileIdsAreQueuedAndGrantedOnTheirMaster() throws Exception {
+		LockService first = this.clients.newService().fair();
+		LockService second = this.clients.newService().fair();
+		LockKeys keys = new LockKeys("distlock:");
+		int granted = 0;
+		for (String id : HostileKeyTests.HOSTILE_IDS) {
+			LockHandle held = first.lock(id, Duration.ZERO);
+			AtomicReference<Throwable> failure = new AtomicReference<>();
+			AtomicLong token = new AtomicLong();
+			Thread waiter = new Thread(() -> {
+				try (LockHandle next = second.lock(id, Duration.ofSeconds(20))) {
+					token.set(next.fencingToken());
+				}
+				catch (Throwable ex) {
+					failure.set(ex);
+				}
+			});
+			waiter.start();
+			String waiting = LockKeys.waitingKey(keys.lockKey(id));
+			RedisServer master = redis.cluster()
+				.masterForSlot(
+						Integer.parseInt(redis.cluster().masters().get(0).command("CLUSTER", "KEYSLOT", waiting)));
+			await().atMost(Duration.ofSeconds(10)).until(() -> "1".equals(master.command("HLEN", waiting)));
+			held.close();
+			waiter.join(TimeUnit.SECONDS.toMillis(30));
+			assertThat(failure.get()).as("'%s'", LogSafe.text(id)).isNull();
+			assertThat(token.get()).isGreaterThan(held.fencingToken());
+			granted++;
+		}
+		System.out.println("[cluster-keyslot] fair locks granted across instances: " + granted);
 	}
 
 }

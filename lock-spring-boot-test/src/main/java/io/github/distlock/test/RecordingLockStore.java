@@ -63,6 +63,22 @@ final class RecordingLockStore implements LockStore {
 	}
 
 	@Override
+	public AcquireReply acquireFair(String key, String owner, long leaseMillis, long waitMillis) {
+		synchronized (this.records) {
+			AcquireReply reply = this.store.acquireFair(key, owner, leaseMillis, waitMillis);
+			if (reply instanceof Acquired acquired) {
+				acquired(key, owner, acquired);
+			}
+			return reply;
+		}
+	}
+
+	@Override
+	public boolean supportsFairLocks() {
+		return this.store.supportsFairLocks();
+	}
+
+	@Override
 	public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal) {
 		synchronized (this.records) {
 			HandOverReply reply = this.store.handOver(key, owner, newOwner, leaseMillis, mayStayLocal);

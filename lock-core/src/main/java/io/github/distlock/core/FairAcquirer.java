@@ -1,0 +1,203 @@
+package io.github.distlock.core;
+
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import io.github.distlock.LockNotAcquiredException;
+import io.github.distlock.store.AcquireReply;
+import io.github.distlock.store.Acquired;
+import io.github.distlock.store.HeldByOther;
+import io.github.distlock.store.LockStore;
+import io.github.distlock.store.ReleaseNotifications;
+import io.github.distlock.store.Unknown;
+import io.github.distlock.support.LogSafe;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Gets a lock for the calling thread first come, first served across all instances (fair
+ * mode, {@link LockStore#acquireFair}).
+ * <p>
+ * Every acquisition keeps one owner token for all its attempts. Refused, it is queued in
+ * the store for its remaining wait time, behind every earlier fair waiter of any
+ * instance; nobody acquiring fairly can pass it. The release of the holder grants the
+ * lock to the head of that queue (the store sets it as owner with a short grant lease and
+ * announces the grant to the owner token); the granted thread, woken by the announcement
+ * (or by its fallback re-check if that announcement was lost), claims it with its next
+ * attempt, which sets its real lease and gives it a fencing token greater than its
+ * predecessor's. A thread that gives up (wait time over, interrupt, shutdown) withdraws
+ * from the queue with an owner-checked release, which also passes on a lock granted to it
+ * meanwhile; one that dies while queued keeps a grant no longer than the grant lease, and
+ * its queue entry no longer than its wait time.
+ * <p>
+ * Unlike the default mode there is no local queue and no local hand-over: a local thread
+ * would pass waiters of other instances. Each waiting thread sends its own attempts.
+ */
+final class FairAcquirer {
+
+	private static final Log logger = LogFactory.getLog(FairAcquirer.class);
+
+	/**
+	 * Fallback re-check while grants are announced: shorter than the store's grant lease
+	 * (2 s), so that a lost announcement does not lose the grant.
+	 */
+	private static final long SUBSCRIBED_RECHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+	/** Re-check when no announcements can be received. */
+	private static final long UNSUBSCRIBED_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+	private final LockStore store;
+
+	private final ReleaseNotifications releases;
+
+	private final OwnerTokens tokens;
+
+	private final LockReleaser releaser;
+
+	private final long leaseNanos;
+
+	private final BooleanSupplier stopped;
+
+	FairAcquirer(LockStore store, ReleaseNotifications releases, OwnerTokens tokens, LockReleaser releaser,
+			long leaseNanos, BooleanSupplier stopped) {
+		this.store = store;
+		this.releases = releases;
+		this.tokens = tokens;
+		this.releaser = releaser;
+		this.leaseNanos = leaseNanos;
+		this.stopped = stopped;
+	}
+
+	/**
+	 * Acquires the lock of {@code entry} for the calling thread, in arrival order.
+	 * @param fixedLeaseNanos a fixed lease, or 0 for an auto-renewed one
+	 * @return the hold, or {@code null} if the wait time passed
+	 * @throws LockNotAcquiredException when interrupted or when the service shut down
+	 * meanwhile
+	 */
+	@Nullable HeldLock acquire(LockEntry entry, Duration waitTime, long fixedLeaseNanos) {
+		long deadline = System.nanoTime() + saturatedNanos(waitTime);
+		long lease = (fixedLeaseNanos > 0) ? fixedLeaseNanos : this.leaseNanos;
+		String owner = this.tokens.next();
+		Waiter waiter = new Waiter(Thread.currentThread(), fixedLeaseNanos);
+		// Before the first attempt, so that no grant announcement is missed.
+		entry.fairWaiters.add(owner, waiter);
+		boolean subscribed = false;
+		boolean queued = false;
+		try {
+			while (true) {
+				if (this.stopped.getAsBoolean()) {
+					if (queued) {
+						this.releaser.releaseQuietly(entry.key, owner);
+					}
+					throw new LockNotAcquiredException(entry.lockId,
+							"The LockService shut down while waiting for lock '" + LogSafe.text(entry.lockId) + "'");
+				}
+				long remaining = deadline - System.nanoTime();
+				long sentAt = System.nanoTime();
+				AcquireReply reply = attempt(entry, owner, lease, (remaining > 0) ? remaining : 0);
+				queued |= remaining > 0;
+				if (reply instanceof Acquired acquired) {
+					return holding(entry, owner, acquired.fencingToken(), lease, fixedLeaseNanos, sentAt);
+				}
+				if (remaining <= 0) {
+					// Not queued by this attempt (no wait left), but a queue entry of an
+					// earlier one may live on, or the lock may have been granted to it
+					// meanwhile: withdrawn, and passed on.
+					if (queued) {
+						this.releaser.releaseQuietly(entry.key, owner);
+					}
+					return null;
+				}
+				if (!subscribed) {
+					// Subscribed after the first refusal and before the next attempt, so
+					// a grant announced in between is found by that attempt.
+					subscribed = this.releases.ensureActive(entry.key, deadline);
+					if (subscribed) {
+						continue;
+					}
+				}
+				long holderTtlMillis = ((HeldByOther) reply).remainingLeaseMillis();
+				waiter.park(Math.min(deadline - System.nanoTime(), recheckNanos(holderTtlMillis, subscribed)));
+				if (Thread.interrupted()) {
+					this.releaser.releaseLater(entry.key, owner);
+					throw Interrupts.restoreFlagAndFail(entry.lockId);
+				}
+				if (deadline - System.nanoTime() <= 0) {
+					// One last attempt, without queueing: a grant may have come.
+					continue;
+				}
+				subscribed = this.releases.ensureActive(entry.key, System.nanoTime());
+			}
+		}
+		finally {
+			entry.fairWaiters.remove(owner);
+		}
+	}
+
+	private AcquireReply attempt(LockEntry entry, String owner, long lease, long remainingNanos) {
+		AcquireReply reply;
+		try {
+			reply = this.store.acquireFair(entry.key, owner, LockReleaser.toMillis(lease),
+					(remainingNanos > 0) ? LockReleaser.toMillis(remainingNanos) : 0);
+		}
+		catch (RuntimeException | Error ex) {
+			// The command may still be applied (queued or granted): withdrawn if so.
+			this.releaser.releaseLater(entry.key, owner);
+			throw ex;
+		}
+		if (reply instanceof Unknown unknown) {
+			this.releaser.releaseLater(entry.key, owner);
+			if (Thread.currentThread().isInterrupted() || Interrupts.isCause(unknown.cause())) {
+				LockNotAcquiredException interrupted = Interrupts.restoreFlagAndFail(entry.lockId);
+				interrupted.addSuppressed(unknown.cause());
+				throw interrupted;
+			}
+			throw unknown.cause();
+		}
+		return reply;
+	}
+
+	private @Nullable HeldLock holding(LockEntry entry, String owner, long fencingToken, long lease,
+			long fixedLeaseNanos, long sentAt) {
+		if (System.nanoTime() - sentAt >= lease) {
+			// The reply came after the lease would have run out: undone, and passed on.
+			this.releaser.releaseLater(entry.key, owner);
+			return null;
+		}
+		HeldLock held = new HeldLock(entry, owner, fencingToken, Thread.currentThread(), lease, fixedLeaseNanos == 0,
+				sentAt);
+		held.fair = true;
+		entry.acquiredFromRedis(held);
+		if (!this.releaser.startHolding(held)) {
+			throw new LockNotAcquiredException(entry.lockId,
+					"The LockService shut down while lock '" + LogSafe.text(entry.lockId) + "' was being acquired");
+		}
+		if (logger.isDebugEnabled()) {
+			logger.debug("Acquired lock '" + LogSafe.text(entry.lockId) + "' (fair), fencing token " + fencingToken);
+		}
+		return held;
+	}
+
+	private static long recheckNanos(long holderTtlMillis, boolean subscribed) {
+		ThreadLocalRandom random = ThreadLocalRandom.current();
+		long bound = subscribed ? SUBSCRIBED_RECHECK_NANOS : UNSUBSCRIBED_RECHECK_NANOS;
+		long delay = bound / 2 + random.nextLong(bound / 2 + 1);
+		// The holder's lease (or a grant's) ends then at the latest.
+		long untilExpiry = TimeUnit.MILLISECONDS.toNanos(holderTtlMillis);
+		return Math.min(delay, untilExpiry + random.nextLong(untilExpiry / 10 + 1) + 100_000);
+	}
+
+	private static long saturatedNanos(Duration duration) {
+		try {
+			return Math.min(duration.toNanos(), Long.MAX_VALUE / 4);
+		}
+		catch (ArithmeticException ex) {
+			return Long.MAX_VALUE / 4;
+		}
+	}
+
+}

@@ -1,0 +1,34 @@
+package io.github.distlock.core;
+
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The threads of this instance waiting for one lock in fair mode, by the owner token they
+ * are queued under in the store, so that the announcement of a grant wakes exactly the
+ * thread it was granted to.
+ */
+final class FairWaiters {
+
+	private final ConcurrentHashMap<String, Waiter> byOwner = new ConcurrentHashMap<>(4);
+
+	void add(String owner, Waiter waiter) {
+		this.byOwner.put(owner, waiter);
+	}
+
+	void remove(String owner) {
+		this.byOwner.remove(owner);
+	}
+
+	/** The lock was granted to {@code owner}: wakes its thread, if it is one of ours. */
+	void granted(String owner) {
+		Waiter waiter = this.byOwner.get(owner);
+		if (waiter != null) {
+			waiter.signal();
+		}
+	}
+
+	void signalAll() {
+		this.byOwner.values().forEach(Waiter::signal);
+	}
+
+}

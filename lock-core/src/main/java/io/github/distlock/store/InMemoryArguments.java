@@ -1,0 +1,32 @@
+package io.github.distlock.store;
+
+/**
+ * The checks of what callers pass to an {@link InMemoryLockStore}, each failing with a
+ * message naming the argument and the value.
+ */
+final class InMemoryArguments {
+
+	private InMemoryArguments() {
+	}
+
+	static void check(String key, String owner, long leaseMillis) {
+		checkKey(key);
+		checkOwner("owner", owner);
+		if (leaseMillis < 1) {
+			throw new IllegalArgumentException("leaseMillis must be at least 1, but was " + leaseMillis);
+		}
+	}
+
+	static void checkKey(String key) {
+		if (key == null || key.isEmpty()) {
+			throw new IllegalArgumentException("key must not be null or empty, but was " + key);
+		}
+	}
+
+	static void checkOwner(String name, String owner) {
+		if (owner == null || owner.isEmpty()) {
+			throw new IllegalArgumentException(name + " must not be null or empty, but was " + owner);
+		}
+	}
+
+}

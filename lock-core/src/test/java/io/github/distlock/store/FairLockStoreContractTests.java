@@ -1,0 +1,282 @@
+package io.github.distlock.store;
+
+import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The fair-lock part of the {@link LockStore} contract ({@link LockStore#acquireFair},
+ * queues and grants), for every store that {@linkplain LockStore#supportsFairLocks()
+ * supports fair locks}: a subclass creates the store and makes leases and queue entries
+ * run out.
+ */
+public abstract class FairLockStoreContractTests {
+
+	/** A lease and a wait no test outlives. */
+	protected static final long LONG = 60_000;
+
+	/** The grant lease of every store, 2 s. */
+	protected static final long GRANT_LEASE_MILLIS = 2000;
+
+	private static final long NOTIFICATION_WAIT_SECONDS = 10;
+
+	protected LockStore store;
+
+	private String key;
+
+	/**
+	 * A store for one test, with no locks held and no queues.
+	 * @return the store
+	 */
+	protected abstract LockStore createStore();
+
+	/**
+	 * Makes the lease of the current holder of {@code key} run out (the holder does not
+	 * release).
+	 * @param key the lock's key
+	 */
+	protected abstract void letLeaseRunOut(String key);
+
+	/**
+	 * Makes every entry of the fair queue of {@code key}, queued with {@code waitMillis}
+	 * just before, reach the end of its wait time (and not more: leases of {@value #LONG}
+	 * ms still run).
+	 * @param key the lock's key
+	 * @param waitMillis the wait time the entries were queued with
+	 */
+	protected abstract void letQueueEntriesRunOut(String key, long waitMillis);
+
+	@BeforeEach
+	void createStoreAndKey() {
+		this.store = createStore();
+		this.key = this.store.key("fair-contract");
+		assertThat(this.store.supportsFairLocks()).isTrue();
+	}
+
+	@Test
+	void aFreeLockWithNobodyQueuedIsAcquiredFairly() {
+		assertThat(this.store.acquireFair(this.key, owner(), LONG, LONG)).isInstanceOfSatisfying(Acquired.class,
+				(acquired) -> assertThat(acquired.fencingToken()).isPositive());
+	}
+
+	@Test
+	void releasesGrantTheLockToTheQueuedOwnersInArrivalOrderWithGreaterFencingTokens() {
+		String holder = owner();
+		long holderToken = acquired(holder);
+		String first = owner();
+		String second = owner();
+		String third = owner();
+		queued(first);
+		queued(second);
+		queued(third);
+		// Asking again keeps the place.
+		queued(first);
+
+		assertThat(this.store.release(this.key, holder)).isEqualTo(Released.INSTANCE);
+		// Granted to the first: held, by nobody else, with no more than the grant lease.
+		assertThat(this.store.remainingLeaseMillis(this.key)).isBetween(0L, GRANT_LEASE_MILLIS);
+		assertThat(this.store.acquire(this.key, owner(), LONG)).isInstanceOf(HeldByOther.class);
+		queued(third);
+		queued(second);
+		long firstToken = acquiredFairly(first);
+		assertThat(firstToken).isGreaterThan(holderToken);
+		// Claimed with the lease asked for.
+		assertThat(this.store.remainingLeaseMillis(this.key)).isGreaterThan(GRANT_LEASE_MILLIS);
+
+		assertThat(this.store.release(this.key, first)).isEqualTo(Released.INSTANCE);
+		queued(third);
+		long secondToken = acquiredFairly(second);
+		assertThat(secondToken).isGreaterThan(firstToken);
+
+		assertThat(this.store.release(this.key, second)).isEqualTo(Released.INSTANCE);
+		long thirdToken = acquiredFairly(third);
+		assertThat(thirdToken).isGreaterThan(secondToken);
+
+		// Nobody queued any more: the last release frees the lock.
+		assertThat(this.store.release(this.key, third)).isEqualTo(Released.INSTANCE);
+		assertThat(this.store.remainingLeaseMillis(this.key)).isEqualTo(-1);
+	}
+
+	@Test
+	void aGrantIsAnnouncedToItsOwner() throws Exception {
+		BlockingQueue<String> grants = new LinkedBlockingQueue<>();
+		BlockingQueue<String> releases = new LinkedBlockingQueue<>();
+		ReleaseNotifications notifications = this.store.subscribe(new ReleaseListener() {
+
+			@Override
+			public void released(String key) {
+				releases.add(key);
+			}
+
+			@Override
+			public void granted(String key, String owner) {
+				grants.add(key + " -> " + owner);
+			}
+
+		});
+		try {
+			assertThat(notifications.ensureActive(this.key, deadline())).isTrue();
+			String holder = owner();
+			acquired(holder);
+			String waiter = owner();
+			queued(waiter);
+			assertThat(this.store.release(this.key, holder)).isEqualTo(Released.INSTANCE);
+			assertThat(grants.poll(NOTIFICATION_WAIT_SECONDS, TimeUnit.SECONDS)).isEqualTo(this.key + " -> " + waiter);
+			// Released and claimed with nobody queued: announced as a release.
+			acquiredFairly(waiter);
+			refusedUnfairly();
+			assertThat(this.store.release(this.key, waiter)).isEqualTo(Released.INSTANCE);
+			assertThat(releases.poll(NOTIFICATION_WAIT_SECONDS, TimeUnit.SECONDS)).isEqualTo(this.key);
+			assertThat(grants).isEmpty();
+		}
+		finally {
+			notifications.close();
+		}
+	}
+
+	@Test
+	void aFairAcquireNeverPassesALiveQueueEntryAndGrantsTheFreeLockToItsHead() {
+		String holder = owner();
+		acquired(holder);
+		String first = owner();
+		queued(first);
+		// The holder dies: its lease runs out, nobody releases.
+		letLeaseRunOut(this.key);
+		String latecomer = owner();
+		queued(latecomer);
+		// The latecomer's attempt granted the free lock to the head of the queue.
+		assertThat(this.store.remainingLeaseMillis(this.key)).isBetween(0L, GRANT_LEASE_MILLIS);
+		acquiredFairly(first);
+		assertThat(this.store.release(this.key, first)).isEqualTo(Released.INSTANCE);
+		acquiredFairly(latecomer);
+	}
+
+	@Test
+	void aGrantNobodyClaimsEndsWithTheGrantLeaseAndTheNextInLineGetsTheLock() {
+		String holder = owner();
+		acquired(holder);
+		String dead = owner();
+		String next = owner();
+		queued(dead);
+		queued(next);
+		assertThat(this.store.release(this.key, holder)).isEqualTo(Released.INSTANCE);
+		// Granted to an owner that died while queued: no longer than the grant lease.
+		assertThat(this.store.remainingLeaseMillis(this.key)).isBetween(0L, GRANT_LEASE_MILLIS);
+		letLeaseRunOut(this.key);
+		acquiredFairly(next);
+		// Its grant is gone: the dead owner would only queue again.
+		assertThat(this.store.acquireFair(this.key, dead, LONG, 0)).isInstanceOf(HeldByOther.class);
+	}
+
+	@Test
+	void aQueueEntryLivesNoLongerThanItsWaitTime() {
+		String holder = owner();
+		acquired(holder);
+		String gaveUp = owner();
+		assertThat(this.store.acquireFair(this.key, gaveUp, LONG, 1000)).isInstanceOf(HeldByOther.class);
+		letQueueEntriesRunOut(this.key, 1000);
+		assertThat(this.store.release(this.key, holder)).isEqualTo(Released.INSTANCE);
+		// Not granted to an entry whose wait time ended: free.
+		assertThat(this.store.remainingLeaseMillis(this.key)).isEqualTo(-1);
+		acquiredFairly(owner());
+	}
+
+	@Test
+	void aReleaseByAQueuedOwnerWithdrawsItFromTheQueue() {
+		String holder = owner();
+		acquired(holder);
+		String withdrawn = owner();
+		String next = owner();
+		queued(withdrawn);
+		queued(next);
+		assertThat(this.store.release(this.key, withdrawn)).isEqualTo(NotOwned.INSTANCE);
+		assertThat(this.store.release(this.key, holder)).isEqualTo(Released.INSTANCE);
+		acquiredFairly(next);
+		assertThat(this.store.acquireFair(this.key, withdrawn, LONG, 0)).isInstanceOf(HeldByOther.class);
+	}
+
+	@Test
+	void aReleaseByAGrantedOwnerThatGaveUpPassesTheLockOn() {
+		String holder = owner();
+		acquired(holder);
+		String gaveUp = owner();
+		String next = owner();
+		queued(gaveUp);
+		queued(next);
+		assertThat(this.store.release(this.key, holder)).isEqualTo(Released.INSTANCE);
+		// Granted to gaveUp, which withdraws: the lock goes on to the next in line.
+		assertThat(this.store.release(this.key, gaveUp)).isEqualTo(Released.INSTANCE);
+		acquiredFairly(next);
+	}
+
+	@Test
+	void aZeroWaitFairAcquireIsNotQueued() {
+		String holder = owner();
+		acquired(holder);
+		String once = owner();
+		assertThat(this.store.acquireFair(this.key, once, LONG, 0)).isInstanceOf(HeldByOther.class);
+		assertThat(this.store.release(this.key, holder)).isEqualTo(Released.INSTANCE);
+		assertThat(this.store.remainingLeaseMillis(this.key)).isEqualTo(-1);
+	}
+
+	@Test
+	void aContendedHandOverWithAFairWaiterQueuedGrantsTheLockInstead() {
+		String holder = owner();
+		acquired(holder);
+		String waiter = owner();
+		queued(waiter);
+		assertThat(this.store.handOver(this.key, holder, owner(), LONG, true)).isEqualTo(Released.INSTANCE);
+		acquiredFairly(waiter);
+	}
+
+	@Test
+	void aReplayedFairAcquireIsAcquiredWithAGreaterToken() {
+		String owner = owner();
+		long first = acquiredFairly(owner);
+		assertThat(acquiredFairly(owner)).isGreaterThan(first);
+	}
+
+	@Test
+	void anUncontendedReleaseAfterAFairAcquireFreesTheLock() {
+		String owner = owner();
+		acquiredFairly(owner);
+		assertThat(this.store.release(this.key, owner)).isEqualTo(Released.INSTANCE);
+		assertThat(this.store.remainingLeaseMillis(this.key)).isEqualTo(-1);
+	}
+
+	protected static String owner() {
+		return UUID.randomUUID().toString().replace("-", "");
+	}
+
+	private long acquired(String owner) {
+		AcquireReply reply = this.store.acquire(this.key, owner, LONG);
+		assertThat(reply).isInstanceOf(Acquired.class);
+		return ((Acquired) reply).fencingToken();
+	}
+
+	private long acquiredFairly(String owner) {
+		AcquireReply reply = this.store.acquireFair(this.key, owner, LONG, LONG);
+		assertThat(reply).isInstanceOf(Acquired.class);
+		return ((Acquired) reply).fencingToken();
+	}
+
+	/** Queued for longer than any lease of a test, which may run out before. */
+	private void queued(String owner) {
+		assertThat(this.store.acquireFair(this.key, owner, LONG, 10 * LONG)).isInstanceOf(HeldByOther.class);
+	}
+
+	private void refusedUnfairly() {
+		assertThat(this.store.acquire(this.key, owner(), LONG)).isInstanceOf(HeldByOther.class);
+	}
+
+	private static long deadline() {
+		return System.nanoTime() + TimeUnit.SECONDS.toNanos(NOTIFICATION_WAIT_SECONDS);
+	}
+
+}
