@@ -18,10 +18,13 @@ final class RedisFailures {
 	 * Error codes of a Redis that cannot write for now: loading its data, busy with a
 	 * script, a replica or a master without replicas, failing over, a cluster slot
 	 * moving, out of memory; or that stopped waiting for its replicas ({@code WAIT})
-	 * because it became a replica meanwhile ({@code UNBLOCKED}).
+	 * because it became a replica meanwhile ({@code UNBLOCKED}); or a cluster node that
+	 * no longer (or not yet) serves the key's slot ({@code MOVED}, {@code ASK}): the
+	 * command did not run there, and a later attempt finds the slot's master, as a
+	 * replica-acknowledged write on a node connection may not at once during a failover.
 	 */
 	private static final Set<String> CANNOT_WRITE_FOR_NOW = Set.of("LOADING", "BUSY", "READONLY", "MASTERDOWN",
-			"TRYAGAIN", "CLUSTERDOWN", "OOM", "UNBLOCKED");
+			"TRYAGAIN", "CLUSTERDOWN", "OOM", "UNBLOCKED", "MOVED", "ASK");
 
 	private RedisFailures() {
 	}
