@@ -44,8 +44,20 @@ final class DistlockApplications {
 	 * {@code spring.data.redis.cluster.nodes} alone.
 	 */
 	static ConfigurableApplicationContext onCluster(RedisCluster cluster, Duration waitTime) {
+		return onCluster(cluster, waitTime, 0);
+	}
+
+	/**
+	 * An instance on a Redis Cluster whose acquisitions and hand-overs wait for
+	 * {@code minReplicas} replica acknowledgements
+	 * ({@code distributed-lock.replication.min-replicas}); 0 is the default, off.
+	 */
+	static ConfigurableApplicationContext onCluster(RedisCluster cluster, Duration waitTime, int minReplicas) {
 		List<String> properties = new ArrayList<>(common(waitTime));
 		properties.add("spring.data.redis.cluster.nodes=" + cluster.nodes());
+		if (minReplicas > 0) {
+			properties.add("distributed-lock.replication.min-replicas=" + minReplicas);
+		}
 		return start(OnRedis.class, properties);
 	}
 

@@ -58,7 +58,12 @@ final class Implementations {
 				new LockImplementation(DISTLOCK,
 						"distlock LockService.tryLock, auto-renewed lease, spring.data.redis.cluster.nodes",
 						(redis, wait) -> new DistlockServiceClient(
-								DistlockApplications.onCluster(redis.cluster(), wait), wait)));
+								DistlockApplications.onCluster(redis.cluster(), wait), wait)),
+				new LockImplementation(DISTLOCK + "-min-replicas",
+						"distlock as above with distributed-lock.replication.min-replicas=1 (WAIT 1 after each "
+								+ "acquisition and hand-over)",
+						(redis, wait) -> new DistlockServiceClient(
+								DistlockApplications.onCluster(redis.cluster(), wait, 1), wait)));
 	}
 
 	/** On 5 independent masters. */

@@ -157,7 +157,7 @@ class TopologyBenchmarkSmokeTests {
 	@Test
 	void theImplementationsOfEachTopology() {
 		assertThat(Topology.CLUSTER.implementations()).extracting(LockImplementation::name)
-			.containsExactly("floor", "redisson", "si-spin", "si-pubsub", "distlock");
+			.containsExactly("floor", "redisson", "si-spin", "si-pubsub", "distlock", "distlock-min-replicas");
 		assertThat(Topology.QUORUM.implementations()).extracting(LockImplementation::name)
 			.containsExactly("floor", "distlock", "distlock-quorum", "redisson-multilock", "redisson-redlock");
 	}
