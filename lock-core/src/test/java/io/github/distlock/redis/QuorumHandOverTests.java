@@ -17,13 +17,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.distlock.LockHandle;
 import io.github.distlock.core.LockEngine;
-import io.github.distlock.store.AcquireReply;
-import io.github.distlock.store.ExtendReply;
+import io.github.distlock.store.ForwardingLockStore;
 import io.github.distlock.store.HandOverReply;
 import io.github.distlock.store.LockStore;
-import io.github.distlock.store.ReleaseListener;
-import io.github.distlock.store.ReleaseNotifications;
-import io.github.distlock.store.ReleaseReply;
 import io.github.distlock.store.Released;
 import io.github.distlock.store.Unknown;
 import io.github.distlock.testsupport.Hold;
@@ -331,9 +327,7 @@ class QuorumHandOverTests {
 	}
 
 	/** Passes everything to the quorum store and counts its hand-over replies. */
-	private static final class HandOvers implements LockStore {
-
-		private final LockStore delegate;
+	private static final class HandOvers extends ForwardingLockStore {
 
 		private final Map<String, AtomicLong> replies = new ConcurrentHashMap<>();
 
@@ -342,14 +336,14 @@ class QuorumHandOverTests {
 		private final Queue<String> timedOut = new ConcurrentLinkedQueue<>();
 
 		HandOvers(LockStore delegate) {
-			this.delegate = delegate;
+			super(delegate);
 		}
 
 		@Override
 		public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis,
 				boolean mayStayLocal) {
 			long sentAt = System.nanoTime();
-			HandOverReply reply = this.delegate.handOver(key, owner, newOwner, leaseMillis, mayStayLocal);
+			HandOverReply reply = super.handOver(key, owner, newOwner, leaseMillis, mayStayLocal);
 			this.replies.computeIfAbsent(reply.getClass().getSimpleName(), (name) -> new AtomicLong())
 				.incrementAndGet();
 			if (reply instanceof Unknown failure) {
@@ -357,41 +351,6 @@ class QuorumHandOverTests {
 				(waitedTheTimeout ? this.timedOut : this.unknown).add(String.valueOf(failure.cause().getMessage()));
 			}
 			return reply;
-		}
-
-		@Override
-		public String key(String lockId) {
-			return this.delegate.key(lockId);
-		}
-
-		@Override
-		public AcquireReply acquire(String key, String owner, long leaseMillis) {
-			return this.delegate.acquire(key, owner, leaseMillis);
-		}
-
-		@Override
-		public ReleaseReply release(String key, String owner) {
-			return this.delegate.release(key, owner);
-		}
-
-		@Override
-		public ExtendReply extend(String key, String owner, long leaseMillis) {
-			return this.delegate.extend(key, owner, leaseMillis);
-		}
-
-		@Override
-		public long remainingLeaseMillis(String key) {
-			return this.delegate.remainingLeaseMillis(key);
-		}
-
-		@Override
-		public void verify() {
-			this.delegate.verify();
-		}
-
-		@Override
-		public ReleaseNotifications subscribe(ReleaseListener listener) {
-			return this.delegate.subscribe(listener);
 		}
 
 	}
