@@ -36,7 +36,7 @@ class ClusterKeySlotTests {
 	static final RedisClusterExtension redis = new RedisClusterExtension();
 
 	@AutoClose
-	private final ClusterLockClients clients = new ClusterLockClients(redis.nodes());
+	private final RedisLockClients clients = RedisLockClients.onCluster(redis.nodes());
 
 	@Test
 	void everyKeyAndTheChannelOfALockShareTheSlotOfItsHashTag() {

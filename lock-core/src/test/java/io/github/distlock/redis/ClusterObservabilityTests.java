@@ -34,7 +34,7 @@ class ClusterObservabilityTests {
 	static final RedisClusterExtension redis = new RedisClusterExtension();
 
 	@AutoClose
-	private final ClusterLockClients clients = new ClusterLockClients(redis.nodes());
+	private final RedisLockClients clients = RedisLockClients.onCluster(redis.nodes());
 
 	@Test
 	void maxmemoryPolicyIsReadOnEveryMasterAndTheEvictingOneIsNamed(CapturedOutput output) {

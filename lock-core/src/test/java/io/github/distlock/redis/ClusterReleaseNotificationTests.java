@@ -38,7 +38,7 @@ class ClusterReleaseNotificationTests {
 	static final RedisClusterExtension redis = new RedisClusterExtension();
 
 	@AutoClose
-	private final ClusterLockClients clients = new ClusterLockClients(redis.nodes());
+	private final RedisLockClients clients = RedisLockClients.onCluster(redis.nodes());
 
 	private final List<LockEngine> engines = new ArrayList<>();
 

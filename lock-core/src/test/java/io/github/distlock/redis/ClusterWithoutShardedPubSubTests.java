@@ -34,7 +34,7 @@ class ClusterWithoutShardedPubSubTests {
 		.start());
 
 	@AutoClose
-	private final ClusterLockClients clients = new ClusterLockClients(redis.nodes());
+	private final RedisLockClients clients = RedisLockClients.onCluster(redis.nodes());
 
 	@Test
 	void releasesAreBroadcastAndWakeTheWaiterOfAnotherInstance() throws Exception {

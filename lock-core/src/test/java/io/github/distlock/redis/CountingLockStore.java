@@ -7,21 +7,17 @@ import java.util.function.Consumer;
 
 import io.github.distlock.store.AcquireReply;
 import io.github.distlock.store.Acquired;
-import io.github.distlock.store.ExtendReply;
-import io.github.distlock.store.HandOverReply;
+import io.github.distlock.store.ForwardingLockStore;
 import io.github.distlock.store.HeldByOther;
 import io.github.distlock.store.LockStore;
 import io.github.distlock.store.ReleaseListener;
 import io.github.distlock.store.ReleaseNotifications;
-import io.github.distlock.store.ReleaseReply;
 
 /**
  * A {@link LockStore} that passes everything to another and counts, per key, the release
  * announcements delivered to its listener; tells a test when an acquire was refused.
  */
-final class CountingLockStore implements LockStore {
-
-	private final LockStore delegate;
+final class CountingLockStore extends ForwardingLockStore {
 
 	private final Map<String, AtomicLong> announcements = new ConcurrentHashMap<>();
 
@@ -37,7 +33,7 @@ final class CountingLockStore implements LockStore {
 	};
 
 	CountingLockStore(LockStore delegate) {
-		this.delegate = delegate;
+		super(delegate);
 	}
 
 	/**
@@ -75,14 +71,9 @@ final class CountingLockStore implements LockStore {
 	}
 
 	@Override
-	public String key(String lockId) {
-		return this.delegate.key(lockId);
-	}
-
-	@Override
 	public AcquireReply acquire(String key, String owner, long leaseMillis) {
 		this.attempts.incrementAndGet();
-		AcquireReply reply = this.delegate.acquire(key, owner, leaseMillis);
+		AcquireReply reply = super.acquire(key, owner, leaseMillis);
 		if (reply instanceof HeldByOther) {
 			this.announcementsAtRefusal.put(key, announcements(key));
 			this.onRefused.accept(key);
@@ -97,37 +88,31 @@ final class CountingLockStore implements LockStore {
 		return reply;
 	}
 
-	@Override
-	public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal) {
-		return this.delegate.handOver(key, owner, newOwner, leaseMillis, mayStayLocal);
-	}
-
-	@Override
-	public ReleaseReply release(String key, String owner) {
-		return this.delegate.release(key, owner);
-	}
-
-	@Override
-	public ExtendReply extend(String key, String owner, long leaseMillis) {
-		return this.delegate.extend(key, owner, leaseMillis);
-	}
-
-	@Override
-	public long remainingLeaseMillis(String key) {
-		return this.delegate.remainingLeaseMillis(key);
-	}
-
-	@Override
-	public void verify() {
-		this.delegate.verify();
-	}
-
+	/**
+	 * Counts every announcement, a grant to a fair waiter too (which is also a release),
+	 * and passes it on as it came.
+	 */
 	@Override
 	public ReleaseNotifications subscribe(ReleaseListener listener) {
-		return this.delegate.subscribe((key) -> {
-			this.announcements.computeIfAbsent(key, (k) -> new AtomicLong()).incrementAndGet();
-			listener.released(key);
+		return super.subscribe(new ReleaseListener() {
+
+			@Override
+			public void released(String key) {
+				countAnnouncement(key);
+				listener.released(key);
+			}
+
+			@Override
+			public void granted(String key, String owner) {
+				countAnnouncement(key);
+				listener.granted(key, owner);
+			}
+
 		});
+	}
+
+	private void countAnnouncement(String key) {
+		this.announcements.computeIfAbsent(key, (k) -> new AtomicLong()).incrementAndGet();
 	}
 
 }

@@ -15,12 +15,10 @@ import io.github.distlock.LockHandle;
 import io.github.distlock.core.LockEngine;
 import io.github.distlock.store.AcquireReply;
 import io.github.distlock.store.Acquired;
-import io.github.distlock.store.ExtendReply;
+import io.github.distlock.store.ForwardingLockStore;
 import io.github.distlock.store.HandOverReply;
 import io.github.distlock.store.HeldByOther;
 import io.github.distlock.store.LockStore;
-import io.github.distlock.store.ReleaseListener;
-import io.github.distlock.store.ReleaseNotifications;
 import io.github.distlock.store.ReleaseReply;
 import io.github.distlock.store.Released;
 import io.github.distlock.testsupport.RedisServerExtension;
@@ -218,17 +216,24 @@ class CrossInstanceFairnessTests {
 	 * not wanted elsewhere (nobody there had asked since it was last taken), and the
 	 * releases without a hand-over.
 	 */
-	private record CountingStore(LockStore store, AtomicInteger turnedAway, AtomicInteger notWanted,
-			AtomicInteger released) implements LockStore {
+	private static final class CountingStore extends ForwardingLockStore {
 
-		@Override
-		public String key(String lockId) {
-			return this.store.key(lockId);
+		private final AtomicInteger turnedAway;
+
+		private final AtomicInteger notWanted;
+
+		private final AtomicInteger released;
+
+		CountingStore(LockStore store, AtomicInteger turnedAway, AtomicInteger notWanted, AtomicInteger released) {
+			super(store);
+			this.turnedAway = turnedAway;
+			this.notWanted = notWanted;
+			this.released = released;
 		}
 
 		@Override
 		public AcquireReply acquire(String key, String owner, long leaseMillis) {
-			AcquireReply reply = this.store.acquire(key, owner, leaseMillis);
+			AcquireReply reply = super.acquire(key, owner, leaseMillis);
 			if (reply instanceof HeldByOther) {
 				this.turnedAway.incrementAndGet();
 			}
@@ -238,7 +243,7 @@ class CrossInstanceFairnessTests {
 		@Override
 		public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis,
 				boolean mayStayLocal) {
-			HandOverReply reply = this.store.handOver(key, owner, newOwner, leaseMillis, mayStayLocal);
+			HandOverReply reply = super.handOver(key, owner, newOwner, leaseMillis, mayStayLocal);
 			if (!mayStayLocal && reply instanceof Acquired) {
 				this.notWanted.incrementAndGet();
 			}
@@ -247,31 +252,11 @@ class CrossInstanceFairnessTests {
 
 		@Override
 		public ReleaseReply release(String key, String owner) {
-			ReleaseReply reply = this.store.release(key, owner);
+			ReleaseReply reply = super.release(key, owner);
 			if (reply instanceof Released) {
 				this.released.incrementAndGet();
 			}
 			return reply;
-		}
-
-		@Override
-		public ExtendReply extend(String key, String owner, long leaseMillis) {
-			return this.store.extend(key, owner, leaseMillis);
-		}
-
-		@Override
-		public long remainingLeaseMillis(String key) {
-			return this.store.remainingLeaseMillis(key);
-		}
-
-		@Override
-		public void verify() {
-			this.store.verify();
-		}
-
-		@Override
-		public ReleaseNotifications subscribe(ReleaseListener listener) {
-			return this.store.subscribe(listener);
 		}
 
 	}

@@ -38,22 +38,18 @@ class ObservationFailureTests {
 	void anAcquireConventionThrowingOnceAcquiredStillReturnsTheHeldLock() {
 		RedisLockService service = this.clients.newService();
 		service.setObservationRegistry(TestObservationRegistry.create(), new ThrowingOnceAcquired(), null);
-		LockHandle handle = service.tryLock("observed", Duration.ZERO, null).orElseThrow();
+		LockHandle handle = acquire(service);
 		assertThat(handle.isHeld()).isTrue();
 		assertThat(redis.command("EXISTS", this.key)).isEqualTo("1");
-		assertThat(service.heldLocks()).extracting(HeldLockInfo::lockId).containsExactly("observed");
 		handle.close();
-		assertThat(redis.command("EXISTS", this.key)).isEqualTo("0");
-		assertThat(service.trackedLockCount()).isZero();
+		assertReleasedAndUntracked(service);
 		assertThat(service.heldLocks()).isEmpty();
 		assertThat(service.locksLost()).isZero();
 	}
 
 	@Test
 	void anAcquireHandlerThrowingWhenTheScopeClosesStillReturnsTheHeldLock() {
-		RedisLockService service = this.clients.newService();
-		TestObservationRegistry registry = TestObservationRegistry.create();
-		registry.observationConfig().observationHandler(new Throwing(LockAcquireObservationContext.class) {
+		RedisLockService service = serviceObservedBy(new Throwing(LockAcquireObservationContext.class) {
 
 			@Override
 			public void onScopeClosed(Observation.Context context) {
@@ -61,19 +57,13 @@ class ObservationFailureTests {
 			}
 
 		});
-		service.setObservationRegistry(registry, null, null);
-		LockHandle handle = service.tryLock("observed", Duration.ZERO, null).orElseThrow();
-		assertThat(service.heldLocks()).extracting(HeldLockInfo::lockId).containsExactly("observed");
-		handle.close();
-		assertThat(redis.command("EXISTS", this.key)).isEqualTo("0");
-		assertThat(service.trackedLockCount()).isZero();
+		acquire(service).close();
+		assertReleasedAndUntracked(service);
 	}
 
 	@Test
 	void aHoldHandlerThrowingAtStartStillReturnsTheHeldLock() {
-		RedisLockService service = this.clients.newService();
-		TestObservationRegistry registry = TestObservationRegistry.create();
-		registry.observationConfig().observationHandler(new Throwing(LockHoldObservationContext.class) {
+		RedisLockService service = serviceObservedBy(new Throwing(LockHoldObservationContext.class) {
 
 			@Override
 			public void onStart(Observation.Context context) {
@@ -81,19 +71,15 @@ class ObservationFailureTests {
 			}
 
 		});
-		service.setObservationRegistry(registry, null, null);
-		LockHandle handle = service.tryLock("observed", Duration.ZERO, null).orElseThrow();
-		assertThat(service.heldLocks()).extracting(HeldLockInfo::lockId).containsExactly("observed");
-		handle.close();
-		assertThat(redis.command("EXISTS", this.key)).isEqualTo("0");
-		assertThat(service.trackedLockCount()).isZero();
+		acquire(service).close();
+		assertReleasedAndUntracked(service);
 	}
 
 	@Test
 	void aHoldConventionThrowingAtStopStillReleasesLeavesTheEntryAndKeepsTheInterrupt() {
 		RedisLockService service = this.clients.newService();
 		service.setObservationRegistry(TestObservationRegistry.create(), null, new ThrowingOnceComplete());
-		LockHandle handle = service.tryLock("observed", Duration.ZERO, null).orElseThrow();
+		LockHandle handle = acquire(service);
 		Thread.currentThread().interrupt();
 		try {
 			handle.close();
@@ -101,17 +87,14 @@ class ObservationFailureTests {
 		finally {
 			assertThat(Thread.interrupted()).isTrue();
 		}
-		assertThat(redis.command("EXISTS", this.key)).isEqualTo("0");
-		assertThat(service.trackedLockCount()).isZero();
+		assertReleasedAndUntracked(service);
 		assertThat(service.heldLocks()).isEmpty();
 		assertThat(service.locksLost()).isZero();
 	}
 
 	@Test
 	void aHoldHandlerThrowingAtStopStillReleasesAndLeavesTheEntry() {
-		RedisLockService service = this.clients.newService();
-		TestObservationRegistry registry = TestObservationRegistry.create();
-		registry.observationConfig().observationHandler(new Throwing(LockHoldObservationContext.class) {
+		RedisLockService service = serviceObservedBy(new Throwing(LockHoldObservationContext.class) {
 
 			@Override
 			public void onStop(Observation.Context context) {
@@ -119,12 +102,32 @@ class ObservationFailureTests {
 			}
 
 		});
-		service.setObservationRegistry(registry, null, null);
 		for (int i = 0; i < 3; i++) {
-			service.tryLock("observed", Duration.ZERO, null).orElseThrow().close();
-			assertThat(redis.command("EXISTS", this.key)).isEqualTo("0");
-			assertThat(service.trackedLockCount()).isZero();
+			acquire(service).close();
+			assertReleasedAndUntracked(service);
 		}
+	}
+
+	/** A service whose observations go to {@code handler} and the default conventions. */
+	private RedisLockService serviceObservedBy(Throwing handler) {
+		RedisLockService service = this.clients.newService();
+		TestObservationRegistry registry = TestObservationRegistry.create();
+		registry.observationConfig().observationHandler(handler);
+		service.setObservationRegistry(registry, null, null);
+		return service;
+	}
+
+	/** Takes the lock, which must be free, and checks that the service lists it held. */
+	private static LockHandle acquire(RedisLockService service) {
+		LockHandle handle = service.tryLock("observed", Duration.ZERO, null).orElseThrow();
+		assertThat(service.heldLocks()).extracting(HeldLockInfo::lockId).containsExactly("observed");
+		return handle;
+	}
+
+	/** The lock's key is gone from Redis and the service tracks no lock any more. */
+	private void assertReleasedAndUntracked(RedisLockService service) {
+		assertThat(redis.command("EXISTS", this.key)).isEqualTo("0");
+		assertThat(service.trackedLockCount()).isZero();
 	}
 
 	private static final class ThrowingOnceAcquired extends DefaultLockAcquireObservationConvention {

@@ -1,19 +1,9 @@
 package io.github.distlock.redis;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
-import io.github.distlock.LockHandle;
 import io.github.distlock.core.LockEngine;
-import io.github.distlock.testsupport.Hold;
 import io.github.distlock.testsupport.OverlapChecker;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -42,53 +32,20 @@ class QuorumExclusionTests {
 	void twoInstancesOfEightThreadsNeverHoldALockTogether() throws Exception {
 		List<LockEngine> services = List.of(this.nodes.newService(Duration.ofSeconds(10)),
 				this.nodes.newService(Duration.ofSeconds(10)));
-		String[] ids = { "stock:apple", "stock:pear" };
-		long[] counters = new long[ids.length];
-		Queue<Hold> holds = new ConcurrentLinkedQueue<>();
-		CountDownLatch start = new CountDownLatch(1);
-		ExecutorService pool = Executors.newFixedThreadPool(2 * THREADS_PER_SERVICE);
-		List<Future<?>> workers = new ArrayList<>();
-		try {
-			for (int s = 0; s < services.size(); s++) {
-				LockEngine service = services.get(s);
-				for (int t = 0; t < THREADS_PER_SERVICE; t++) {
-					String client = "service" + s + "-t" + t;
-					int first = t % ids.length;
-					workers.add(pool.submit(() -> {
-						start.await();
-						for (int i = 0; i < HOLDS_PER_THREAD; i++) {
-							int index = (first + i) % ids.length;
-							try (LockHandle lock = service.lock(ids[index], Duration.ofSeconds(60))) {
-								long acquired = System.nanoTime();
-								long read = counters[index];
-								Thread.yield();
-								counters[index] = read + 1;
-								holds.add(
-										new Hold(client, ids[index], lock.fencingToken(), acquired, System.nanoTime()));
-							}
-						}
-						return null;
-					}));
-				}
-			}
-			start.countDown();
-			for (Future<?> worker : workers) {
-				worker.get(120, TimeUnit.SECONDS);
-			}
-		}
-		finally {
-			pool.shutdownNow();
-		}
+		ContendedCounters run = ContendedCounters.run(services, THREADS_PER_SERVICE, HOLDS_PER_THREAD,
+				new String[] { "stock:apple", "stock:pear" }, Duration.ofSeconds(120),
+				(service, id) -> service.lock(id, Duration.ofSeconds(60)));
 		int expected = 2 * THREADS_PER_SERVICE * HOLDS_PER_THREAD;
-		List<OverlapChecker.Overlap> overlaps = OverlapChecker.overlaps(holds);
-		List<OverlapChecker.Overlap> regressions = OverlapChecker.tokenRegressions(holds);
+		List<OverlapChecker.Overlap> overlaps = run.overlaps();
+		List<OverlapChecker.Overlap> regressions = run.tokenRegressions();
 		System.out.println("[quorum-exclusion] 5 nodes, 2 instances x " + THREADS_PER_SERVICE + " threads, "
-				+ holds.size() + " holds of 2 ids, counters " + counters[0] + " + " + counters[1] + " (expected "
-				+ expected + "), " + overlaps.size() + " overlapping, " + regressions.size() + " token regressions");
+				+ run.holds().size() + " holds of 2 ids, counters " + run.counter(0) + " + " + run.counter(1)
+				+ " (expected " + expected + "), " + overlaps.size() + " overlapping, " + regressions.size()
+				+ " token regressions");
 		assertThat(overlaps).isEmpty();
 		assertThat(regressions).isEmpty();
-		assertThat(holds).hasSize(expected);
-		assertThat(counters[0] + counters[1]).isEqualTo(expected);
+		assertThat(run.holds()).hasSize(expected);
+		assertThat(run.counterSum()).isEqualTo(expected);
 	}
 
 }

@@ -8,25 +8,15 @@ import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.github.distlock.LockHandle;
 import io.github.distlock.core.LockEngine;
-import io.github.distlock.store.AcquireReply;
-import io.github.distlock.store.ExtendReply;
+import io.github.distlock.store.ForwardingLockStore;
 import io.github.distlock.store.HandOverReply;
 import io.github.distlock.store.LockStore;
-import io.github.distlock.store.ReleaseListener;
-import io.github.distlock.store.ReleaseNotifications;
-import io.github.distlock.store.ReleaseReply;
 import io.github.distlock.store.Released;
 import io.github.distlock.store.Unknown;
-import io.github.distlock.testsupport.Hold;
 import io.github.distlock.testsupport.OverlapChecker;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -152,54 +142,20 @@ class QuorumHandOverTests {
 			stores.add(store);
 			services.add(this.nodes.newService(store, Duration.ofSeconds(10)));
 		}
-		String id = "stock:apple";
-		long[] counter = new long[1];
 		AtomicLong failedClosed = new AtomicLong();
-		Queue<Hold> holds = new ConcurrentLinkedQueue<>();
-		CountDownLatch start = new CountDownLatch(1);
-		ExecutorService pool = Executors.newFixedThreadPool(2 * THREADS_PER_SERVICE);
-		List<Future<?>> workers = new ArrayList<>();
-		try {
-			for (int s = 0; s < services.size(); s++) {
-				LockEngine service = services.get(s);
-				for (int t = 0; t < THREADS_PER_SERVICE; t++) {
-					String client = "service" + s + "-t" + t;
-					workers.add(pool.submit(() -> {
-						start.await();
-						for (int i = 0; i < HOLDS_PER_THREAD; i++) {
-							LockHandle lock;
-							try {
-								lock = service.lock(id, Duration.ofSeconds(60));
-							}
-							catch (DataAccessResourceFailureException ex) {
-								// Nodes that did not answer within the node timeout (a
-								// machine too loaded): failed closed, as it must; the
-								// hold is tried again.
-								assertThat(failedClosed.incrementAndGet()).as("acquisitions failed closed")
-									.isLessThan(50);
-								i--;
-								continue;
-							}
-							try (lock) {
-								long acquired = System.nanoTime();
-								long read = counter[0];
-								Thread.yield();
-								counter[0] = read + 1;
-								holds.add(new Hold(client, id, lock.fencingToken(), acquired, System.nanoTime()));
-							}
-						}
+		ContendedCounters run = ContendedCounters.run(services, THREADS_PER_SERVICE, HOLDS_PER_THREAD,
+				new String[] { "stock:apple" }, Duration.ofSeconds(240), (service, id) -> {
+					try {
+						return service.lock(id, Duration.ofSeconds(60));
+					}
+					catch (DataAccessResourceFailureException ex) {
+						// Nodes that did not answer within the node timeout (a machine
+						// too
+						// loaded): failed closed, as it must; the hold is tried again.
+						assertThat(failedClosed.incrementAndGet()).as("acquisitions failed closed").isLessThan(50);
 						return null;
-					}));
-				}
-			}
-			start.countDown();
-			for (Future<?> worker : workers) {
-				worker.get(240, TimeUnit.SECONDS);
-			}
-		}
-		finally {
-			pool.shutdownNow();
-		}
+					}
+				});
 		int expected = 2 * THREADS_PER_SERVICE * HOLDS_PER_THREAD;
 		Map<String, Long> handOvers = new java.util.TreeMap<>();
 		List<String> unknown = new ArrayList<>();
@@ -209,10 +165,10 @@ class QuorumHandOverTests {
 			unknown.addAll(store.unknown);
 			timedOut.addAll(store.timedOut);
 		}
-		List<OverlapChecker.Overlap> overlaps = OverlapChecker.overlaps(holds);
-		List<OverlapChecker.Overlap> regressions = OverlapChecker.tokenRegressions(holds);
+		List<OverlapChecker.Overlap> overlaps = run.overlaps();
+		List<OverlapChecker.Overlap> regressions = run.tokenRegressions();
 		System.out.println("[quorum-hand-overs] 5 healthy nodes, 2 instances x " + THREADS_PER_SERVICE + " threads, "
-				+ holds.size() + " holds of one id, counter " + counter[0] + " (expected " + expected + "), "
+				+ run.holds().size() + " holds of one id, counter " + run.counter(0) + " (expected " + expected + "), "
 				+ overlaps.size() + " overlapping, " + regressions.size() + " token regressions; hand-overs answered "
 				+ handOvers + "; node replies " + new java.util.TreeMap<>(nodeReplies.counts)
 				+ "; hand-overs by holders of n nodes " + nodeReplies.holdersOfNodes() + ", NotOwned from a node the"
@@ -230,8 +186,8 @@ class QuorumHandOverTests {
 		assertThat(handOvers.keySet()).doesNotContain("NotOwned");
 		assertThat(overlaps).isEmpty();
 		assertThat(regressions).isEmpty();
-		assertThat(holds).hasSize(expected);
-		assertThat(counter[0]).isEqualTo(expected);
+		assertThat(run.holds()).hasSize(expected);
+		assertThat(run.counter(0)).isEqualTo(expected);
 	}
 
 	/**
@@ -331,9 +287,7 @@ class QuorumHandOverTests {
 	}
 
 	/** Passes everything to the quorum store and counts its hand-over replies. */
-	private static final class HandOvers implements LockStore {
-
-		private final LockStore delegate;
+	private static final class HandOvers extends ForwardingLockStore {
 
 		private final Map<String, AtomicLong> replies = new ConcurrentHashMap<>();
 
@@ -342,14 +296,14 @@ class QuorumHandOverTests {
 		private final Queue<String> timedOut = new ConcurrentLinkedQueue<>();
 
 		HandOvers(LockStore delegate) {
-			this.delegate = delegate;
+			super(delegate);
 		}
 
 		@Override
 		public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis,
 				boolean mayStayLocal) {
 			long sentAt = System.nanoTime();
-			HandOverReply reply = this.delegate.handOver(key, owner, newOwner, leaseMillis, mayStayLocal);
+			HandOverReply reply = super.handOver(key, owner, newOwner, leaseMillis, mayStayLocal);
 			this.replies.computeIfAbsent(reply.getClass().getSimpleName(), (name) -> new AtomicLong())
 				.incrementAndGet();
 			if (reply instanceof Unknown failure) {
@@ -357,41 +311,6 @@ class QuorumHandOverTests {
 				(waitedTheTimeout ? this.timedOut : this.unknown).add(String.valueOf(failure.cause().getMessage()));
 			}
 			return reply;
-		}
-
-		@Override
-		public String key(String lockId) {
-			return this.delegate.key(lockId);
-		}
-
-		@Override
-		public AcquireReply acquire(String key, String owner, long leaseMillis) {
-			return this.delegate.acquire(key, owner, leaseMillis);
-		}
-
-		@Override
-		public ReleaseReply release(String key, String owner) {
-			return this.delegate.release(key, owner);
-		}
-
-		@Override
-		public ExtendReply extend(String key, String owner, long leaseMillis) {
-			return this.delegate.extend(key, owner, leaseMillis);
-		}
-
-		@Override
-		public long remainingLeaseMillis(String key) {
-			return this.delegate.remainingLeaseMillis(key);
-		}
-
-		@Override
-		public void verify() {
-			this.delegate.verify();
-		}
-
-		@Override
-		public ReleaseNotifications subscribe(ReleaseListener listener) {
-			return this.delegate.subscribe(listener);
 		}
 
 	}

@@ -2,14 +2,11 @@ package io.github.distlock.redis;
 
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.github.distlock.store.AcquireReply;
 import io.github.distlock.store.Acquired;
-import io.github.distlock.store.ExtendReply;
+import io.github.distlock.store.ForwardingLockStore;
 import io.github.distlock.store.HandOverReply;
 import io.github.distlock.store.LockStore;
 import io.github.distlock.store.NotOwned;
-import io.github.distlock.store.ReleaseListener;
-import io.github.distlock.store.ReleaseNotifications;
 import io.github.distlock.store.ReleaseReply;
 import io.github.distlock.store.Released;
 import org.jspecify.annotations.Nullable;
@@ -25,9 +22,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * another owner held the lock (a holder that had lost its lock, kept off the new owner's
  * key).
  */
-final class ReleaseAuditingStore implements LockStore {
-
-	private final LockStore delegate;
+final class ReleaseAuditingStore extends ForwardingLockStore {
 
 	private final StringRedisTemplate redis;
 
@@ -44,7 +39,7 @@ final class ReleaseAuditingStore implements LockStore {
 	 * @param redis a template on the Redis the store writes to, to read owner tokens
 	 */
 	ReleaseAuditingStore(LockStore delegate, StringRedisTemplate redis) {
-		this.delegate = delegate;
+		super(delegate);
 		this.redis = redis;
 	}
 
@@ -71,7 +66,7 @@ final class ReleaseAuditingStore implements LockStore {
 	@Override
 	public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal) {
 		Read before = read(key);
-		HandOverReply reply = this.delegate.handOver(key, owner, newOwner, leaseMillis, mayStayLocal);
+		HandOverReply reply = super.handOver(key, owner, newOwner, leaseMillis, mayStayLocal);
 		audit(before, owner, reply instanceof Acquired || reply instanceof Released, reply instanceof NotOwned);
 		return reply;
 	}
@@ -79,7 +74,7 @@ final class ReleaseAuditingStore implements LockStore {
 	@Override
 	public ReleaseReply release(String key, String owner) {
 		Read before = read(key);
-		ReleaseReply reply = this.delegate.release(key, owner);
+		ReleaseReply reply = super.release(key, owner);
 		audit(before, owner, reply instanceof Released, reply instanceof NotOwned);
 		return reply;
 	}
@@ -109,36 +104,6 @@ final class ReleaseAuditingStore implements LockStore {
 		catch (RuntimeException ex) {
 			return new Read(false, null);
 		}
-	}
-
-	@Override
-	public String key(String lockId) {
-		return this.delegate.key(lockId);
-	}
-
-	@Override
-	public AcquireReply acquire(String key, String owner, long leaseMillis) {
-		return this.delegate.acquire(key, owner, leaseMillis);
-	}
-
-	@Override
-	public ExtendReply extend(String key, String owner, long leaseMillis) {
-		return this.delegate.extend(key, owner, leaseMillis);
-	}
-
-	@Override
-	public long remainingLeaseMillis(String key) {
-		return this.delegate.remainingLeaseMillis(key);
-	}
-
-	@Override
-	public void verify() {
-		this.delegate.verify();
-	}
-
-	@Override
-	public ReleaseNotifications subscribe(ReleaseListener listener) {
-		return this.delegate.subscribe(listener);
 	}
 
 	private record Read(boolean answered, @Nullable String owner) {

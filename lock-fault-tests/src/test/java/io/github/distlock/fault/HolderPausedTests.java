@@ -29,7 +29,16 @@ class HolderPausedTests {
 
 	static final int CYCLES = 50;
 
+	/** The paused holder's lease: short, so that a pause outlasts it quickly. */
 	static final Duration LEASE = Duration.ofSeconds(1);
+
+	/**
+	 * The contender's lease, renewed by this JVM while the test checks that the resumed
+	 * holder did not touch the contender's key. Not part of the scenario, so not short:
+	 * with the holder's 1 s lease, a stall of this JVM longer than two thirds of a second
+	 * (a loaded machine) lets the contender's own lock expire, and the key check fails.
+	 */
+	static final Duration CONTENDER_LEASE = Duration.ofSeconds(30);
 
 	static final Duration COMMAND_TIMEOUT = Duration.ofMillis(500);
 
@@ -50,7 +59,7 @@ class HolderPausedTests {
 		try (ClientJvms jvms = new ClientJvms(redis.server(), fence.server(), LEASE, COMMAND_TIMEOUT);
 				LockClients clients = new LockClients(redis.host(), redis.port(), COMMAND_TIMEOUT);
 				FencedResource resource = FencedResource.connect(fence.server())) {
-			RedisLockService contender = clients.newService(LEASE, Duration.ofSeconds(3));
+			RedisLockService contender = clients.newService(CONTENDER_LEASE, Duration.ofSeconds(3));
 			ClientJvm holder = ClientJvms.awaitReady(jvms.start("paused-holder", "holder"));
 			for (int cycle = 0; cycle < CYCLES; cycle++) {
 				String id = "paused-" + cycle;

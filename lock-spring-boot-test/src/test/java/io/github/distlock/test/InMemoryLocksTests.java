@@ -142,21 +142,10 @@ class InMemoryLocksTests {
 
 	@Test
 	void forcedLossOfAnAutoRenewedLockPublishesTheEventAndFailsTheMethod() throws Exception {
-		CountDownLatch started = new CountDownLatch(1);
 		CountDownLatch finish = new CountDownLatch(1);
 		LockHandle[] handle = new LockHandle[1];
-		CompletableFuture<Void> export = CompletableFuture.runAsync(() -> {
-			try {
-				this.jobs.export(started, finish, handle);
-			}
-			catch (InterruptedException ex) {
-				throw new IllegalStateException(ex);
-			}
-		});
-		assertThat(started.await(BOUND_SECONDS, TimeUnit.SECONDS)).isTrue();
-
+		CompletableFuture<Void> export = startHolding((started) -> this.jobs.export(started, finish, handle));
 		this.locks.loseLock("export");
-
 		assertThat(handle[0].isHeld()).isFalse();
 		await().atMost(Duration.ofSeconds(BOUND_SECONDS)).until(() -> this.lostEvents.lockIds.contains("export"));
 		// Another caller may take it now.
@@ -174,17 +163,8 @@ class InMemoryLocksTests {
 
 	@Test
 	void forcedLossOfAFixedLeaseFailsTheMethodAtItsRelease() throws Exception {
-		CountDownLatch started = new CountDownLatch(1);
 		CountDownLatch finish = new CountDownLatch(1);
-		CompletableFuture<Void> importing = CompletableFuture.runAsync(() -> {
-			try {
-				this.jobs.importFixed(started, finish);
-			}
-			catch (InterruptedException ex) {
-				throw new IllegalStateException(ex);
-			}
-		});
-		assertThat(started.await(BOUND_SECONDS, TimeUnit.SECONDS)).isTrue();
+		CompletableFuture<Void> importing = startHolding((started) -> this.jobs.importFixed(started, finish));
 		this.locks.loseLock("import");
 		finish.countDown();
 		assertThatThrownBy(() -> importing.get(BOUND_SECONDS, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
@@ -198,18 +178,9 @@ class InMemoryLocksTests {
 
 	@Test
 	void watchdogRunOnTheTestClockKeepsTheLockAndAPausedOneLosesIt() throws Exception {
-		CountDownLatch started = new CountDownLatch(1);
 		CountDownLatch finish = new CountDownLatch(1);
 		LockHandle[] handle = new LockHandle[1];
-		CompletableFuture<Void> export = CompletableFuture.runAsync(() -> {
-			try {
-				this.jobs.export(started, finish, handle);
-			}
-			catch (InterruptedException ex) {
-				throw new IllegalStateException(ex);
-			}
-		});
-		assertThat(started.await(BOUND_SECONDS, TimeUnit.SECONDS)).isTrue();
+		CompletableFuture<Void> export = startHolding((started) -> this.jobs.export(started, finish, handle));
 		// The default lease is 30 s: ten minutes of the test clock, renewed every 20 s.
 		for (int i = 0; i < 30; i++) {
 			this.locks.advanceClock(Duration.ofSeconds(20));
@@ -247,9 +218,35 @@ class InMemoryLocksTests {
 			.withMessage("A TestLockClock only moves forward: duration must not be negative, but was PT-1S");
 	}
 
+	/**
+	 * Runs {@code job} on another thread and returns once it holds its lock (it opened
+	 * {@code started}); it holds it until the test tells it to finish.
+	 */
+	private CompletableFuture<Void> startHolding(HoldingJob job) throws InterruptedException {
+		CountDownLatch started = new CountDownLatch(1);
+		CompletableFuture<Void> run = CompletableFuture.runAsync(() -> {
+			try {
+				job.run(started);
+			}
+			catch (InterruptedException ex) {
+				throw new IllegalStateException(ex);
+			}
+		});
+		assertThat(started.await(BOUND_SECONDS, TimeUnit.SECONDS)).isTrue();
+		return run;
+	}
+
 	private boolean waitsFor(String lockId) {
 		// The caller's entry exists while it tries to lock: it was refused and waits.
 		return ((LockEngine) this.lockService).trackedLockCount() == 1 && this.lockService.isLocked(lockId);
+	}
+
+	/** A job of {@link Jobs} that opens {@code started} once it holds its lock. */
+	@FunctionalInterface
+	private interface HoldingJob {
+
+		void run(CountDownLatch started) throws InterruptedException;
+
 	}
 
 }

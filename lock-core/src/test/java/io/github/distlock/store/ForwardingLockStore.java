@@ -1,0 +1,79 @@
+package io.github.distlock.store;
+
+/**
+ * A {@link LockStore} that passes every operation to another, for the test decorators
+ * that count or audit some of them: a decorator overrides only what it observes and calls
+ * the same method here to forward it.
+ * <p>
+ * Every operation is forwarded, the default ones included ({@link #acquireFair},
+ * {@link #supportsFairLocks()}), so that a decorated store offers what the store under it
+ * offers: a fair lock on a decorated store reaches the store's fair acquire instead of
+ * the interface's "not supported".
+ */
+public abstract class ForwardingLockStore implements LockStore {
+
+	private final LockStore delegate;
+
+	/**
+	 * @param delegate the store every operation goes to
+	 */
+	protected ForwardingLockStore(LockStore delegate) {
+		this.delegate = delegate;
+	}
+
+	/** The store every operation goes to. */
+	protected final LockStore delegate() {
+		return this.delegate;
+	}
+
+	@Override
+	public String key(String lockId) {
+		return this.delegate.key(lockId);
+	}
+
+	@Override
+	public AcquireReply acquire(String key, String owner, long leaseMillis) {
+		return this.delegate.acquire(key, owner, leaseMillis);
+	}
+
+	@Override
+	public AcquireReply acquireFair(String key, String owner, long leaseMillis, long waitMillis) {
+		return this.delegate.acquireFair(key, owner, leaseMillis, waitMillis);
+	}
+
+	@Override
+	public boolean supportsFairLocks() {
+		return this.delegate.supportsFairLocks();
+	}
+
+	@Override
+	public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal) {
+		return this.delegate.handOver(key, owner, newOwner, leaseMillis, mayStayLocal);
+	}
+
+	@Override
+	public ReleaseReply release(String key, String owner) {
+		return this.delegate.release(key, owner);
+	}
+
+	@Override
+	public ExtendReply extend(String key, String owner, long leaseMillis) {
+		return this.delegate.extend(key, owner, leaseMillis);
+	}
+
+	@Override
+	public long remainingLeaseMillis(String key) {
+		return this.delegate.remainingLeaseMillis(key);
+	}
+
+	@Override
+	public void verify() {
+		this.delegate.verify();
+	}
+
+	@Override
+	public ReleaseNotifications subscribe(ReleaseListener listener) {
+		return this.delegate.subscribe(listener);
+	}
+
+}
