@@ -146,9 +146,10 @@ public class LockEngine
 				return Optional.of(new LockEngineHandle(this, current));
 			}
 			long fixedLeaseNanos = (leaseTime != null) ? leaseTime.toNanos() : 0;
-			acquired = this.observer.acquire(lockId, lockName, onFailure,
-					() -> fair ? this.fairAcquirer.acquire(entry, waitTime, fixedLeaseNanos)
-							: this.acquirer.acquire(entry, waitTime, fixedLeaseNanos));
+			LockObserver observer = this.observer;
+			// Unobserved (the default), no Supplier is made for the observer.
+			acquired = observer.isNoop() ? acquire(entry, waitTime, fixedLeaseNanos, fair) : observer.acquire(lockId,
+					lockName, onFailure, () -> acquire(entry, waitTime, fixedLeaseNanos, fair));
 			if (acquired != null) {
 				acquired.name = lockName;
 			}
@@ -161,6 +162,11 @@ public class LockEngine
 				this.entries.leave(entry);
 			}
 		}
+	}
+
+	private @Nullable HeldLock acquire(LockEntry entry, Duration waitTime, long fixedLeaseNanos, boolean fair) {
+		return fair ? this.fairAcquirer.acquire(entry, waitTime, fixedLeaseNanos)
+				: this.acquirer.acquire(entry, waitTime, fixedLeaseNanos);
 	}
 
 	@Override

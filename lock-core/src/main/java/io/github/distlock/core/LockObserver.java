@@ -56,6 +56,14 @@ final class LockObserver {
 	}
 
 	/**
+	 * Whether nothing is observed (the no-op registry, or one without handlers): then
+	 * {@link #acquire} only runs the acquisition, and callers may run it themselves.
+	 */
+	boolean isNoop() {
+		return this.registry.isNoop();
+	}
+
+	/**
 	 * Runs {@code acquisition} inside an acquire observation and starts the hold
 	 * observation of the lock it returns. What the acquisition throws propagates; what
 	 * observation code throws (conventions, handlers, scope changes) is logged and never
@@ -63,7 +71,7 @@ final class LockObserver {
 	 */
 	@Nullable HeldLock acquire(String lockId, @Nullable String lockName, OnLockFailure onFailure,
 			Supplier<@Nullable HeldLock> acquisition) {
-		if (this.registry.isNoop()) {
+		if (isNoop()) {
 			return acquisition.get();
 		}
 		LockAcquireObservationContext context = new LockAcquireObservationContext(lockId, lockName, onFailure);

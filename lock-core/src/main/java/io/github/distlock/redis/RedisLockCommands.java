@@ -86,10 +86,10 @@ final class RedisLockCommands {
 	 * holder (the owner is then queued for {@code waitMillis})
 	 */
 	long acquireFair(String key, String owner, long leaseMillis, long waitMillis) {
-		return run(this.redis.execute(this.sharded ? LockScripts.ACQUIRE_FAIR_SHARDED : LockScripts.ACQUIRE_FAIR,
-				List.of(key, LockKeys.fenceKey(key), LockKeys.queueKey(key), LockKeys.waitingKey(key)), owner,
-				Long.toString(leaseMillis), this.fencingRetentionMillis, Long.toString(waitMillis),
-				this.grantLeaseMillis, channel(key)));
+		return run(new ScriptCall(this.sharded ? LockScripts.ACQUIRE_FAIR_SHARDED : LockScripts.ACQUIRE_FAIR,
+				List.of(key, LockKeys.fenceKey(key), LockKeys.queueKey(key), LockKeys.waitingKey(key)),
+				List.of(owner, Long.toString(leaseMillis), this.fencingRetentionMillis, Long.toString(waitMillis),
+						this.grantLeaseMillis, channel(key))));
 	}
 
 	/**
@@ -97,9 +97,9 @@ final class RedisLockCommands {
 	 * replay, by the first run
 	 */
 	boolean release(String key, String owner) {
-		return run(this.redis.execute(this.sharded ? LockScripts.RELEASE_SHARDED : LockScripts.RELEASE,
-				List.of(key, LockKeys.receiptKey(key), LockKeys.queueKey(key), LockKeys.waitingKey(key)), owner,
-				channel(key), this.fencingRetentionMillis, this.grantLeaseMillis)) == 1;
+		return run(new ScriptCall(this.sharded ? LockScripts.RELEASE_SHARDED : LockScripts.RELEASE,
+				List.of(key, LockKeys.receiptKey(key), LockKeys.queueKey(key), LockKeys.waitingKey(key)),
+				List.of(owner, channel(key), this.fencingRetentionMillis, this.grantLeaseMillis))) == 1;
 	}
 
 	/**
@@ -169,8 +169,11 @@ final class RedisLockCommands {
 
 	}
 
+	/**
+	 * Runs {@code call} on the template's connection (see {@link LockScriptCallback}).
+	 */
 	private long run(ScriptCall call) {
-		return run(this.redis.execute(call.script(), call.keys(), call.args().toArray()));
+		return run(this.redis.execute(new LockScriptCallback(call), true));
 	}
 
 	private static long run(Long reply) {

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
@@ -213,19 +214,25 @@ class QuorumHandOverTests {
 			this.replies = replies;
 		}
 
+		/** Every lock script runs through here, as a {@link LockScriptCallback}. */
 		@Override
-		public <T> T execute(RedisScript<T> script, List<String> keys, Object... args) {
-			T reply = super.execute(script, keys, args);
+		public <T> T execute(RedisCallback<T> action, boolean exposeConnection, boolean pipeline) {
+			T reply = super.execute(action, exposeConnection, pipeline);
+			if (!(action instanceof LockScriptCallback lockScript)) {
+				return reply;
+			}
+			RedisScript<Long> script = lockScript.call().script();
+			List<String> args = lockScript.call().args();
 			String what = null;
 			if (script == LockScripts.ACQUIRE && reply instanceof Long value && value > 0) {
-				this.replies.got(String.valueOf(args[0]));
+				this.replies.got(args.get(0));
 			}
 			if (script == LockScripts.HAND_OVER && reply instanceof Long value) {
 				what = "hand-over " + ((value > 0) ? "Acquired" : (value == -1) ? "Released" : "NotOwned");
 				if (value > 0) {
-					this.replies.got(String.valueOf(args[1]));
+					this.replies.got(args.get(1));
 				}
-				this.replies.handedOver(String.valueOf(args[0]), value == 0);
+				this.replies.handedOver(args.get(0), value == 0);
 			}
 			else if (script == LockScripts.EXPIRE && reply instanceof Long value) {
 				what = "extend " + ((value == 1) ? "Extended" : "NotOwned");

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
@@ -178,7 +179,7 @@ class ReplayedCommandsTests {
 					.atMost(Duration.ofSeconds(10))
 					.until(() -> waiter.getState() == Thread.State.TIMED_WAITING);
 			}
-			template.replay = (script, args) -> script == LockScripts.HAND_OVER && "0".equals(args[4]);
+			template.replay = (script, args) -> script == LockScripts.HAND_OVER && "0".equals(args.get(4));
 			first.close();
 			for (Thread waiter : waiters) {
 				waiter.join(30_000);
@@ -219,7 +220,7 @@ class ReplayedCommandsTests {
 	 */
 	private static final class ReplayingTemplate extends StringRedisTemplate {
 
-		volatile BiPredicate<RedisScript<?>, Object[]> replay = (script, args) -> false;
+		volatile BiPredicate<RedisScript<?>, List<String>> replay = (script, args) -> false;
 
 		final AtomicInteger replays = new AtomicInteger();
 
@@ -227,13 +228,15 @@ class ReplayedCommandsTests {
 			super(factory);
 		}
 
+		/** Every lock script runs through here, as a {@link LockScriptCallback}. */
 		@Override
-		public <T> T execute(RedisScript<T> script, List<String> keys, Object... args) {
-			if (this.replay.test(script, args)) {
+		public <T> T execute(RedisCallback<T> action, boolean exposeConnection, boolean pipeline) {
+			if (action instanceof LockScriptCallback lockScript
+					&& this.replay.test(lockScript.call().script(), lockScript.call().args())) {
 				this.replays.incrementAndGet();
-				super.execute(script, keys, args);
+				super.execute(action, exposeConnection, pipeline);
 			}
-			return super.execute(script, keys, args);
+			return super.execute(action, exposeConnection, pipeline);
 		}
 
 	}

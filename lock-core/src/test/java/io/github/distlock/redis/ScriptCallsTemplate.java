@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
@@ -30,15 +31,21 @@ final class ScriptCallsTemplate extends StringRedisTemplate {
 		super(factory);
 	}
 
+	/** Every lock script runs through here, as a {@link LockScriptCallback}. */
 	@Override
-	public <T> T execute(RedisScript<T> script, List<String> keys, Object... args) {
-		T reply = super.execute(script, keys, args);
-		String key = keys.get(0);
+	public <T> T execute(RedisCallback<T> action, boolean exposeConnection, boolean pipeline) {
+		T reply = super.execute(action, exposeConnection, pipeline);
+		if (!(action instanceof LockScriptCallback lockScript)) {
+			return reply;
+		}
+		RedisScript<Long> script = lockScript.call().script();
+		String key = lockScript.call().keys().get(0);
+		List<String> args = lockScript.call().args();
 		if (script == LockScripts.ACQUIRE && reply instanceof Long token && token > 0) {
-			this.owners.put(key, (String) args[0]);
+			this.owners.put(key, args.get(0));
 		}
 		if (script == LockScripts.EXPIRE && Thread.currentThread().getName().startsWith("distlock-renewal")) {
-			this.renewals.computeIfAbsent(key + " " + args[1], (k) -> new AtomicInteger()).incrementAndGet();
+			this.renewals.computeIfAbsent(key + " " + args.get(1), (k) -> new AtomicInteger()).incrementAndGet();
 			Hold armed = this.hold.get();
 			if (armed != null && armed.key.equals(key) && this.hold.compareAndSet(armed, null)) {
 				armed.returned.countDown();

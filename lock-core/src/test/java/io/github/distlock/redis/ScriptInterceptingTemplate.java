@@ -1,11 +1,11 @@
 package io.github.distlock.redis;
 
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
@@ -31,14 +31,16 @@ final class ScriptInterceptingTemplate extends StringRedisTemplate {
 		this.interceptions.remove(thread);
 	}
 
+	/** Every lock script runs through here, as a {@link LockScriptCallback}. */
 	@Override
 	@SuppressWarnings("unchecked")
-	public <T> T execute(RedisScript<T> script, List<String> keys, Object... args) {
+	public <T> T execute(RedisCallback<T> action, boolean exposeConnection, boolean pipeline) {
 		Interception interception = this.interceptions.get(Thread.currentThread());
-		if (interception != null && interception.script == script) {
-			return (T) interception.around.run(() -> super.execute(script, keys, args));
+		if (interception != null && action instanceof LockScriptCallback lockScript
+				&& lockScript.call().script() == interception.script) {
+			return (T) interception.around.run(() -> super.execute(action, exposeConnection, pipeline));
 		}
-		return super.execute(script, keys, args);
+		return super.execute(action, exposeConnection, pipeline);
 	}
 
 	/** What runs instead of the script; {@code proceed} runs it in Redis. */

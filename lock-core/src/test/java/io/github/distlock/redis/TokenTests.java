@@ -71,6 +71,52 @@ class TokenTests {
 	}
 
 	@Test
+	void ownerTokensDrawnByManyThreadsAtOnceHaveNoDuplicate() throws Exception {
+		// Threads draw from different generators of one source: generators seeded alike
+		// would repeat each other's tokens.
+		int threads = 16;
+		int perThread = 62_500;
+		Supplier<String> tokens = EngineProbe.newOwnerTokens();
+		ExecutorService pool = Executors.newFixedThreadPool(threads);
+		CountDownLatch start = new CountDownLatch(1);
+		List<Future<long[]>> drawn = new ArrayList<>();
+		try {
+			for (int t = 0; t < threads; t++) {
+				drawn.add(pool.submit(() -> {
+					start.await();
+					long[] high = new long[perThread];
+					for (int i = 0; i < perThread; i++) {
+						String token = tokens.get();
+						if (!OWNER_TOKEN.matcher(token).matches()) {
+							assertThat(token).matches(OWNER_TOKEN);
+						}
+						high[i] = HexFormat.fromHexDigitsToLong(token, 0, 16);
+					}
+					return high;
+				}));
+			}
+			start.countDown();
+			long[] all = new long[threads * perThread];
+			for (int t = 0; t < threads; t++) {
+				System.arraycopy(drawn.get(t).get(2, TimeUnit.MINUTES), 0, all, t * perThread, perThread);
+			}
+			Arrays.sort(all);
+			int duplicates = 0;
+			for (int i = 1; i < all.length; i++) {
+				if (all[i] == all[i - 1]) {
+					duplicates++;
+				}
+			}
+			System.out.println(
+					"Owner tokens drawn by " + threads + " threads: " + all.length + ", duplicates: " + duplicates);
+			assertThat(duplicates).isZero();
+		}
+		finally {
+			pool.shutdownNow();
+		}
+	}
+
+	@Test
 	void fencingTokensOfOneLockAreUniqueAndIncreasingAcrossInstancesAndThreads() throws Exception {
 		RedisLockService[] instances = { this.clients.newService(), this.clients.newService() };
 		int threads = 8;
