@@ -33,8 +33,13 @@ public abstract class LockServiceContractTests {
 
 	private static final Duration BOUND = Duration.ofSeconds(20);
 
-	/** A fixed lease short enough to run out while a test waits for it. */
-	private static final Duration SHORT_LEASE = Duration.ofMillis(200);
+	/**
+	 * A fixed lease short enough to run out while a test waits for it, and long enough
+	 * that the acquire's reply and the next check arrive before it ends on a loaded
+	 * machine (200 ms did not, once, at load average 11: the reply came after the lease
+	 * and the acquisition was undone, as it must be).
+	 */
+	private static final Duration SHORT_LEASE = Duration.ofMillis(600);
 
 	private final List<LockEngine> services = new ArrayList<>();
 
