@@ -27,6 +27,17 @@ final class FairWaiters {
 		}
 	}
 
+	/**
+	 * The lock was granted to {@code owner} with {@code fencingToken}: tells its thread,
+	 * if it is one of ours, which then holds the lock without claiming it.
+	 */
+	void granted(String owner, long fencingToken) {
+		Waiter waiter = this.byOwner.get(owner);
+		if (waiter != null) {
+			waiter.grantAnnounced(fencingToken);
+		}
+	}
+
 	void signalAll() {
 		this.byOwner.values().forEach(Waiter::signal);
 	}

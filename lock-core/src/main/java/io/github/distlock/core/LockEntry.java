@@ -308,6 +308,16 @@ final class LockEntry {
 		this.fairWaiters.granted(owner);
 	}
 
+	/**
+	 * The store announced that this lock was released and granted to the fair waiter
+	 * {@code owner} with {@code fencingToken}: that waiter, if it is one of this
+	 * instance's, holds it.
+	 */
+	void grantAnnounced(String owner, long fencingToken) {
+		this.turnForOthers.announced();
+		this.fairWaiters.granted(owner, fencingToken);
+	}
+
 	void signalHead() {
 		Waiter head;
 		this.guard.lock();

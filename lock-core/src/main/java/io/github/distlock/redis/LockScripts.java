@@ -35,11 +35,15 @@ import org.springframework.data.redis.core.script.RedisScript;
  * passed, or that was withdrawn (its hash field deleted), is dead and dropped when it
  * reaches the head. A release of a contended lock whose queue has a live head
  * <em>grants</em> the lock to it instead of freeing it: the lock key is set to the head's
- * owner token (flagged again if more entries are queued) with the grant lease, and the
- * grant is announced as {@code <key>\n<owner>} (a key never contains a control
- * character). Releases of locks that were not contended run no queue command; the others
- * check with {@code EXISTS} first, so that locks never acquired fairly run only the
- * commands they ran before fair locks existed (and need no more ACL permissions).
+ * owner token (flagged again if more entries are queued) with the grant lease, the next
+ * fencing token is taken for it from the fencing key as for any acquisition, and the
+ * grant is announced as {@code <key>\n<owner>\n<fencing token>} (a key never contains a
+ * control character, an owner token is hexadecimal), so that the granted waiter holds the
+ * lock without another round trip. (Clients before the token was announced sent
+ * {@code <key>\n<owner>}; their waiters claim the grant.) Releases of locks that were not
+ * contended run no queue command; the others check with {@code EXISTS} first, so that
+ * locks never acquired fairly run only the commands they ran before fair locks existed
+ * (and need no more ACL permissions).
  * <p>
  * The scripts call {@code TIME} and then write, which needs effects replication: Redis 5
  * or later (the default from 5 on; Redis 3.2 and 4 would refuse the writes).
@@ -59,7 +63,8 @@ final class LockScripts {
 	/**
 	 * The queue functions of fair locks: {@code live_head} drops dead entries from the
 	 * head of the queue and answers the first live one (or {@code nil}); {@code grant}
-	 * gives the lock to that head with the grant lease and announces it.
+	 * gives the lock to that head with the grant lease and the next fencing token (the
+	 * fencing key's retention passed in ms), and announces both.
 	 */
 	private static String queueFunctions(boolean sharded) {
 		String announce = sharded ? """
@@ -88,12 +93,18 @@ final class LockScripts {
 				    if deadline then redis.call('hdel', waiting, head) end
 				  end
 				end
-				local function grant(lock, queue, waiting, head, grant_lease, channel)
+				local function grant(lock, queue, waiting, head, grant_lease, channel, fence, retention)
 				  redis.call('lpop', queue)
 				  redis.call('hdel', waiting, head)
 				  local more = live_head(queue, waiting) ~= nil
 				  redis.call('set', lock, more and (head .. '+') or head, 'px', grant_lease)
-				  announce(channel, lock .. '\\n' .. head)
+				  local t = redis.call('time')
+				  local token = tonumber(t[1]) * 1000000 + tonumber(t[2])
+				  local last = tonumber(redis.call('get', fence))
+				  if last and last >= token then token = last + 1 end
+				  token = string.format('%.0f', token)
+				  redis.call('set', fence, token, 'px', retention)
+				  announce(channel, lock .. '\\n' .. head .. '\\n' .. token)
 				end
 				""";
 	}
@@ -135,30 +146,31 @@ final class LockScripts {
 	/**
 	 * Frees KEYS[1] and leaves the receipt of owner ARGV[1] in KEYS[receipt] for
 	 * ARGV[ttl] ms; when it was contended, grants it to the live head of the fair queue
-	 * (KEYS[queue], KEYS[queue + 1]) for ARGV[grantLease] ms if there is one, and
-	 * otherwise announces the release on ARGV[channel]. On a Redis Cluster
+	 * (KEYS[queue], KEYS[queue + 1]) for ARGV[grantLease] ms with the next token of the
+	 * fencing key KEYS[fence] (kept for ARGV[ttl] ms, the fencing retention) if there is
+	 * one, and otherwise announces the release on ARGV[channel]. On a Redis Cluster
 	 * ({@code sharded}, see {@link #queueFunctions}) announcements are {@code SPUBLISH}es
 	 * on the lock's own shard channel; a server without sharded pub/sub answers them with
 	 * an error, caught by {@code pcall}, and a classic {@code PUBLISH} on the same
 	 * channel follows instead, which a cluster broadcasts to every node.
 	 */
-	private static String freeWithReceipt(int receipt, int ttl, int channel, int queue, int grantLease) {
+	private static String freeWithReceipt(int receipt, int ttl, int channel, int queue, int grantLease, int fence) {
 		return """
 				  redis.call('set', KEYS[%1$d], ARGV[1], 'px', ARGV[%2$d])
 				  local head = nil
 				  if current ~= ARGV[1] then head = live_head(KEYS[%4$d], KEYS[%4$d + 1]) end
 				  if head then
-				    grant(KEYS[1], KEYS[%4$d], KEYS[%4$d + 1], head, ARGV[%5$d], ARGV[%3$d])
+				    grant(KEYS[1], KEYS[%4$d], KEYS[%4$d + 1], head, ARGV[%5$d], ARGV[%3$d], KEYS[%6$d], ARGV[%2$d])
 				  else
 				    redis.call('del', KEYS[1])
 				    if current ~= ARGV[1] then announce(ARGV[%3$d], KEYS[1]) end
 				  end
-				""".formatted(receipt, ttl, channel, queue, grantLease);
+				""".formatted(receipt, ttl, channel, queue, grantLease, fence);
 	}
 
 	/**
-	 * KEYS: lock, receipt, queue, waiting. ARGV: owner, release channel, receipt ttl ms
-	 * (the fence retention), grant lease ms. Deletes the lock if owned, leaving a
+	 * KEYS: lock, receipt, queue, waiting, fence. ARGV: owner, release channel, receipt
+	 * ttl ms (the fence retention), grant lease ms. Deletes the lock if owned, leaving a
 	 * receipt; when it was contended, grants it to the live head of the fair queue, or
 	 * else publishes the key. Returns 1 if released (also when a replay finds our
 	 * receipt: the first run released it), 0 if not owned (expired or taken); an owner
@@ -227,7 +239,7 @@ final class LockScripts {
 		return RedisScript.of(OWNS + queueFunctions(sharded) + """
 				local current = redis.call('get', KEYS[1])
 				if owns(current, ARGV[1]) then
-				""" + freeWithReceipt(2, 3, 2, 3, 4) + """
+				""" + freeWithReceipt(2, 3, 2, 3, 4, 5) + """
 				  return 1
 				end
 				if redis.call('exists', KEYS[4]) == 1 then redis.call('hdel', KEYS[4], ARGV[1]) end
@@ -257,7 +269,7 @@ final class LockScripts {
 				""" + NEXT_FENCING_TOKEN + """
 				    return token
 				  end
-				  grant(KEYS[1], KEYS[3], KEYS[4], head, ARGV[5], ARGV[6])
+				  grant(KEYS[1], KEYS[3], KEYS[4], head, ARGV[5], ARGV[6], KEYS[2], ARGV[3])
 				end
 				local wait = tonumber(ARGV[4])
 				if wait > 0 then
@@ -290,7 +302,7 @@ final class LockScripts {
 				  return 0
 				end
 				if contended and (ARGV[5] == '0' or live_head(KEYS[4], KEYS[5])) then
-				""" + freeWithReceipt(3, 7, 6, 4, 8) + """
+				""" + freeWithReceipt(3, 7, 6, 4, 8, 2) + """
 				  return -1
 				end
 				redis.call('set', KEYS[1], contended and (ARGV[2] .. '+') or ARGV[2], 'px', ARGV[4])

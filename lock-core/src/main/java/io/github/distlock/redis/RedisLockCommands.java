@@ -98,8 +98,9 @@ final class RedisLockCommands {
 	 */
 	boolean release(String key, String owner) {
 		return run(this.redis.execute(this.sharded ? LockScripts.RELEASE_SHARDED : LockScripts.RELEASE,
-				List.of(key, LockKeys.receiptKey(key), LockKeys.queueKey(key), LockKeys.waitingKey(key)), owner,
-				channel(key), this.fencingRetentionMillis, this.grantLeaseMillis)) == 1;
+				List.of(key, LockKeys.receiptKey(key), LockKeys.queueKey(key), LockKeys.waitingKey(key),
+						LockKeys.fenceKey(key)),
+				owner, channel(key), this.fencingRetentionMillis, this.grantLeaseMillis)) == 1;
 	}
 
 	/**

@@ -174,6 +174,17 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 		return this.replicated == null;
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * 2 s: longer than a fair waiter's fallback re-check, so that a lost grant
+	 * announcement does not lose the grant.
+	 */
+	@Override
+	public long grantLeaseMillis() {
+		return supportsFairLocks() ? RedisLockCommands.GRANT_LEASE_MILLIS : 0;
+	}
+
 	@Override
 	public AcquireReply acquireFair(String key, String owner, long leaseMillis, long waitMillis) {
 		if (this.replicated != null) {

@@ -41,7 +41,7 @@ import static io.github.distlock.store.InMemoryLockState.unlessForgettable;
  * <li>Fair locks as in Redis: a queue per key of the owners refused by
  * {@link #acquireFair}, each entry living for its wait time on the store's clock; the
  * release of a contended lock with a live queue entry grants the lock to the head for the
- * {@link #GRANT_LEASE grant lease} and announces the grant.</li>
+ * {@link #GRANT_LEASE grant lease} with the next fencing token, and announces both.</li>
  * </ul>
  * Thread-safe; every operation is atomic per key. Never answers {@link Unknown}.
  */
@@ -209,17 +209,28 @@ public final class InMemoryLockStore implements LockStore {
 	}
 
 	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * {@link #GRANT_LEASE}.
+	 */
+	@Override
+	public long grantLeaseMillis() {
+		return GRANT_LEASE.toMillis();
+	}
+
+	/**
 	 * The state of a lock the release of {@code releasedBy} (if any) grants to the live
-	 * head of its queue, with the grant lease; the grant is announced after the update.
+	 * head of its queue, with the grant lease and the next fencing token; the grant is
+	 * announced after the update.
 	 */
 	private InMemoryLockState granted(String key, @Nullable InMemoryLockState state, String head,
 			@Nullable String releasedBy, Instant now, InMemoryReply<?> reply) {
 		this.fairQueues.remove(key, head);
+		long token = nextToken(state, now);
 		reply.grantedTo = head;
+		reply.grantToken = token;
 		boolean more = this.fairQueues.liveHead(key, now.toEpochMilli()) != null;
-		long lastToken = (state != null) ? state.lastToken() : 0;
-		long fenceEnd = (state != null) ? state.fenceEndMillis() : now.toEpochMilli();
-		return new InMemoryLockState(head, plus(now, GRANT_LEASE.toMillis()), more, lastToken, fenceEnd, releasedBy);
+		return new InMemoryLockState(head, plus(now, GRANT_LEASE.toMillis()), more, token, fenceEnd(now), releasedBy);
 	}
 
 	@Override
@@ -363,7 +374,7 @@ public final class InMemoryLockStore implements LockStore {
 
 	private <T> T announced(String key, InMemoryReply<T> reply) {
 		if (reply.grantedTo != null) {
-			this.announcer.announceGrant(key, reply.grantedTo);
+			this.announcer.announceGrant(key, reply.grantedTo, reply.grantToken);
 		}
 		else if (reply.announce) {
 			this.announcer.announce(key);

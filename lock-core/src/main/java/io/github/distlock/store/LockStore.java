@@ -46,11 +46,14 @@ package io.github.distlock.store;
  * ahead of it. A release (or a hand-over that releases) of a contended lock whose queue
  * has a live entry does not free the lock: it <em>grants</em> it to the head of the
  * queue, setting that owner as holder with the store's short grant lease, and announces
- * the grant ({@link ReleaseListener#granted}). The granted owner claims it with its next
- * fair acquire, which resets the lease to the one asked for and answers {@link Acquired}
- * with a fencing token greater than every earlier one; a granted owner that gave up or
- * died meanwhile keeps the lock no longer than the grant lease. A release by an owner
- * that does not hold the lock withdraws that owner from the queue.
+ * the grant with the fencing token it computed for that owner, by the same rule as every
+ * acquisition (greater than every token handed out before for the key):
+ * {@link ReleaseListener#granted(String, String, long)}. The granted owner holds the lock
+ * from then on; it may also claim it with its next fair acquire (a waiter that missed the
+ * announcement does), which resets the lease to the one asked for and answers
+ * {@link Acquired} with a still greater token. A granted owner that gave up or died
+ * meanwhile keeps the lock no longer than the grant lease. A release by an owner that
+ * does not hold the lock withdraws that owner from the queue.
  */
 public interface LockStore {
 
@@ -107,6 +110,16 @@ public interface LockStore {
 	 */
 	default boolean supportsFairLocks() {
 		return false;
+	}
+
+	/**
+	 * How long a lock granted to the head of its fair queue by a release is that owner's
+	 * before the owner resets its lease (the lease the grant is written with).
+	 * @return the grant lease in milliseconds, or 0 when the store never grants (then
+	 * every granted owner claims its grant before it counts as held)
+	 */
+	default long grantLeaseMillis() {
+		return 0;
 	}
 
 	/**

@@ -141,6 +141,63 @@ public abstract class FairLockStoreContractTests {
 	}
 
 	@Test
+	void everyGrantCarriesAFencingTokenGreaterThanEveryEarlierOneAndTheGrantedOwnerHoldsTheLock() throws Exception {
+		BlockingQueue<String> grants = new LinkedBlockingQueue<>();
+		ReleaseNotifications notifications = this.store.subscribe(new ReleaseListener() {
+
+			@Override
+			public void released(String key) {
+			}
+
+			@Override
+			public void granted(String key, String owner, long fencingToken) {
+				grants.add(key + " -> " + owner + " " + fencingToken);
+			}
+
+		});
+		try {
+			assertThat(notifications.ensureActive(this.key, deadline())).isTrue();
+			String earlier = owner();
+			long earlierToken = acquired(earlier);
+			assertThat(this.store.release(this.key, earlier)).isEqualTo(Released.INSTANCE);
+			String holder = owner();
+			long holderToken = acquired(holder);
+			String first = owner();
+			String second = owner();
+			String third = owner();
+			queued(first);
+			queued(second);
+			queued(third);
+
+			// Granted by a release.
+			assertThat(this.store.release(this.key, holder)).isEqualTo(Released.INSTANCE);
+			long firstToken = grantedToken(grants, first);
+			assertThat(firstToken).isGreaterThan(holderToken).isGreaterThan(earlierToken);
+			// The granted owner holds the lock without claiming it: it resets its lease
+			// (as the engine confirms a grant) and hands it over.
+			assertThat(this.store.extend(this.key, first, LONG)).isEqualTo(Extended.INSTANCE);
+			assertThat(this.store.remainingLeaseMillis(this.key)).isGreaterThan(GRANT_LEASE_MILLIS);
+
+			// Granted by a hand-over that releases (fair waiters are queued).
+			assertThat(this.store.handOver(this.key, first, owner(), LONG, true)).isEqualTo(Released.INSTANCE);
+			long secondToken = grantedToken(grants, second);
+			assertThat(secondToken).isGreaterThan(firstToken);
+
+			// Granted by a fair acquire finding the lock free: its holder died.
+			letLeaseRunOut(this.key);
+			queued(owner());
+			long thirdToken = grantedToken(grants, third);
+			assertThat(thirdToken).isGreaterThan(secondToken);
+			// A claim of the grant gets a greater token still.
+			assertThat(acquiredFairly(third)).isGreaterThan(thirdToken);
+			assertThat(grants).isEmpty();
+		}
+		finally {
+			notifications.close();
+		}
+	}
+
+	@Test
 	void aFairAcquireNeverPassesALiveQueueEntryAndGrantsTheFreeLockToItsHead() {
 		String holder = owner();
 		acquired(holder);
@@ -269,6 +326,13 @@ public abstract class FairLockStoreContractTests {
 	/** Queued for longer than any lease of a test, which may run out before. */
 	private void queued(String owner) {
 		assertThat(this.store.acquireFair(this.key, owner, LONG, 10 * LONG)).isInstanceOf(HeldByOther.class);
+	}
+
+	private long grantedToken(BlockingQueue<String> grants, String owner) throws InterruptedException {
+		String grant = grants.poll(NOTIFICATION_WAIT_SECONDS, TimeUnit.SECONDS);
+		String prefix = this.key + " -> " + owner + " ";
+		assertThat(grant).startsWith(prefix);
+		return Long.parseLong(grant.substring(prefix.length()));
 	}
 
 	private void refusedUnfairly() {
