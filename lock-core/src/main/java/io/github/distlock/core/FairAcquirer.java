@@ -94,7 +94,7 @@ final class FairAcquirer {
 		Waiter waiter = new Waiter(Thread.currentThread(), fixedLeaseNanos);
 		GrantWindow grants = new GrantWindow(this.grantLeaseNanos);
 		// Before the first attempt, so that no grant announcement is missed.
-		entry.fairWaiters.add(owner, waiter);
+		entry.queuedWaiters.add(owner, waiter);
 		boolean subscribed = false;
 		boolean queued = false;
 		try {
@@ -155,7 +155,7 @@ final class FairAcquirer {
 			}
 		}
 		finally {
-			entry.fairWaiters.remove(owner);
+			entry.queuedWaiters.remove(owner);
 		}
 	}
 

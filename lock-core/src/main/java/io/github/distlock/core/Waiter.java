@@ -38,6 +38,12 @@ final class Waiter {
 	/** Fixed lease asked for, or 0 for an auto-renewed lease. */
 	final long fixedLeaseNanos;
 
+	/**
+	 * Its acquisition, when it may be queued in the store (default mode with a store that
+	 * grants), or {@code null}: a hand-over to it withdraws that queue entry.
+	 */
+	final @Nullable QueuedAcquisition queued;
+
 	private final AtomicReference<State> state = new AtomicReference<>(State.WAITING);
 
 	private volatile boolean signalled;
@@ -51,8 +57,13 @@ final class Waiter {
 	private final AtomicLong announcedGrant = new AtomicLong();
 
 	Waiter(Thread thread, long fixedLeaseNanos) {
+		this(thread, fixedLeaseNanos, null);
+	}
+
+	Waiter(Thread thread, long fixedLeaseNanos, @Nullable QueuedAcquisition queued) {
 		this.thread = thread;
 		this.fixedLeaseNanos = fixedLeaseNanos;
+		this.queued = queued;
 	}
 
 	State state() {

@@ -15,20 +15,24 @@ import io.github.distlock.store.LockStore;
 import io.github.distlock.store.ReleaseListener;
 import io.github.distlock.store.ReleaseNotifications;
 import io.github.distlock.store.ReleaseReply;
+import org.jspecify.annotations.Nullable;
 
 /**
- * One instance's view of a shared {@link LockStore}: passes everything on and counts the
- * fair acquires (in all, and those sent to an owner after a grant to it was announced
+ * One instance's view of a shared {@link LockStore} that grants: passes everything on
+ * (the queueing acquire and hand-over too) and counts the acquires, fair and of the
+ * default mode (in all, and those sent for an owner after a grant to it was announced
  * here, which are claims a grant should have saved) and the lease resets that found the
  * lock owned; lets a test act around a fair acquire, before a withdrawal (a release
  * through this view), before a lease reset, and before a grant announcement reaches the
  * engine, or drop grant announcements (as a lost message).
  */
-final class GrantCountingStore implements LockStore {
+public final class GrantCountingStore implements LockStore {
 
 	private final LockStore delegate;
 
 	private final AtomicLong fairAcquires = new AtomicLong();
+
+	private final AtomicLong acquires = new AtomicLong();
 
 	private final AtomicLong claimsAfterGrant = new AtomicLong();
 
@@ -57,7 +61,10 @@ final class GrantCountingStore implements LockStore {
 
 	volatile boolean dropGrantAnnouncements;
 
-	GrantCountingStore(LockStore delegate) {
+	/**
+	 * @param delegate the shared store
+	 */
+	public GrantCountingStore(LockStore delegate) {
 		this.delegate = delegate;
 	}
 
@@ -65,17 +72,36 @@ final class GrantCountingStore implements LockStore {
 		return this.fairAcquires.get();
 	}
 
-	/** Fair acquires sent after a grant to their owner was announced to this instance. */
-	long claimsAfterGrant() {
+	/**
+	 * Acquires of the default mode so far.
+	 * @return the count
+	 */
+	public long acquires() {
+		return this.acquires.get();
+	}
+
+	/**
+	 * Acquires, fair or not, sent after a grant to their owner was announced to this
+	 * instance.
+	 * @return the count
+	 */
+	public long claimsAfterGrant() {
 		return this.claimsAfterGrant.get();
 	}
 
-	long grantsAnnounced() {
+	/**
+	 * Grant announcements delivered to this instance, to any owner.
+	 * @return the count
+	 */
+	public long grantsAnnounced() {
 		return this.grantsAnnounced.get();
 	}
 
-	/** Lease resets ({@code extend}) that found the lock owned. */
-	long leasesReset() {
+	/**
+	 * Lease resets ({@code extend}) that found the lock owned.
+	 * @return the count
+	 */
+	public long leasesReset() {
 		return this.leasesReset.get();
 	}
 
@@ -91,7 +117,16 @@ final class GrantCountingStore implements LockStore {
 
 	@Override
 	public AcquireReply acquire(String key, String owner, long leaseMillis) {
-		return this.delegate.acquire(key, owner, leaseMillis);
+		return acquire(key, owner, leaseMillis, 0);
+	}
+
+	@Override
+	public AcquireReply acquire(String key, String owner, long leaseMillis, long waitMillis) {
+		this.acquires.incrementAndGet();
+		if (this.grantedOwners.contains(owner)) {
+			this.claimsAfterGrant.incrementAndGet();
+		}
+		return this.delegate.acquire(key, owner, leaseMillis, waitMillis);
 	}
 
 	@Override
@@ -121,7 +156,13 @@ final class GrantCountingStore implements LockStore {
 
 	@Override
 	public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal) {
-		return this.delegate.handOver(key, owner, newOwner, leaseMillis, mayStayLocal);
+		return handOver(key, owner, newOwner, leaseMillis, mayStayLocal, null);
+	}
+
+	@Override
+	public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal,
+			@Nullable String newOwnerQueuedAs) {
+		return this.delegate.handOver(key, owner, newOwner, leaseMillis, mayStayLocal, newOwnerQueuedAs);
 	}
 
 	@Override

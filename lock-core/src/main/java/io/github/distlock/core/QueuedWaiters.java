@@ -3,11 +3,12 @@ package io.github.distlock.core;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The threads of this instance waiting for one lock in fair mode, by the owner token they
- * are queued under in the store, so that the announcement of a grant wakes exactly the
- * thread it was granted to.
+ * The threads of this instance that may be queued in the store for one lock (every waiter
+ * in fair mode; in the default mode the waiters of a store that grants, of which only the
+ * local head queues), by the owner token they are queued under, so that the announcement
+ * of a grant reaches exactly the thread it was granted to.
  */
-final class FairWaiters {
+final class QueuedWaiters {
 
 	private final ConcurrentHashMap<String, Waiter> byOwner = new ConcurrentHashMap<>(4);
 
