@@ -34,7 +34,8 @@ final class ScriptCallsTemplate extends StringRedisTemplate {
 	public <T> T execute(RedisScript<T> script, List<String> keys, Object... args) {
 		T reply = super.execute(script, keys, args);
 		String key = keys.get(0);
-		if (script == LockScripts.ACQUIRE && reply instanceof Long token && token > 0) {
+		if ((script == LockScripts.ACQUIRE || script == LockScripts.ACQUIRE_QUEUED) && reply instanceof Long token
+				&& token > 0) {
 			this.owners.put(key, (String) args[0]);
 		}
 		if (script == LockScripts.EXPIRE && Thread.currentThread().getName().startsWith("distlock-renewal")) {

@@ -22,7 +22,10 @@ final class ScriptInterceptingTemplate extends StringRedisTemplate {
 		super(connectionFactory);
 	}
 
-	/** From now on, {@code script} run by {@code thread} goes through {@code around}. */
+	/**
+	 * From now on, {@code script} run by {@code thread} goes through {@code around}
+	 * ({@link LockScripts#ACQUIRE} stands for every acquire script).
+	 */
 	void intercept(Thread thread, RedisScript<?> script, Around around) {
 		this.interceptions.put(thread, new Interception(script, around));
 	}
@@ -35,7 +38,7 @@ final class ScriptInterceptingTemplate extends StringRedisTemplate {
 	@SuppressWarnings("unchecked")
 	public <T> T execute(RedisScript<T> script, List<String> keys, Object... args) {
 		Interception interception = this.interceptions.get(Thread.currentThread());
-		if (interception != null && interception.script == script) {
+		if (interception != null && interception.matches(script)) {
 			return (T) interception.around.run(() -> super.execute(script, keys, args));
 		}
 		return super.execute(script, keys, args);
@@ -50,6 +53,17 @@ final class ScriptInterceptingTemplate extends StringRedisTemplate {
 	}
 
 	private record Interception(RedisScript<?> script, Around around) {
+
+		/**
+		 * The script itself; for {@link LockScripts#ACQUIRE}, also the acquire of a
+		 * waiter that queues ({@link LockScripts#ACQUIRE_QUEUED}): both are the
+		 * acquisition's attempts.
+		 */
+		boolean matches(RedisScript<?> called) {
+			return called == this.script
+					|| (this.script == LockScripts.ACQUIRE && called == LockScripts.ACQUIRE_QUEUED);
+		}
+
 	}
 
 }
