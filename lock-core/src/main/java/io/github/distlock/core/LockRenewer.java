@@ -102,7 +102,12 @@ final class LockRenewer implements AutoCloseable {
 	void start(HeldLock held) {
 		if (held.leaseUnconfirmed()) {
 			if (held.autoRenewed) {
-				schedule(held, 0, 0);
+				// Run now, not scheduled with no delay: its registration as the lock's
+				// renewal could come after that of the next renewal, which it schedules,
+				// and a release would then cancel the wrong one.
+				if (!this.scheduler.isShutdown()) {
+					this.scheduler.execute(() -> renew(held, 0));
+				}
 			}
 			else {
 				confirmFixedLease(held, 0);
