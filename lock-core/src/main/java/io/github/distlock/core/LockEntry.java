@@ -311,6 +311,7 @@ final class LockEntry {
 	void grantAnnounced(String owner) {
 		this.turnForOthers.announced();
 		this.queuedWaiters.granted(owner);
+		signalHead();
 	}
 
 	/**
@@ -321,6 +322,10 @@ final class LockEntry {
 	void grantAnnounced(String owner, long fencingToken) {
 		this.turnForOthers.announced();
 		this.queuedWaiters.granted(owner, fencingToken);
+		// A local head holding back for this announcement (TurnForOthers) competes now:
+		// refused, it queues and flags the lock, so that the instance granted it takes
+		// its turn and not a run.
+		signalHead();
 	}
 
 	void signalHead() {
