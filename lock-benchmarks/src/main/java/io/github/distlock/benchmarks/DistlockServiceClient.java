@@ -9,8 +9,9 @@ import io.github.distlock.LockService;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * distlock's {@link LockService} from the auto-configuration, with the auto-renewed
- * default lease, on whichever store the application instance was configured with.
+ * distlock's {@link LockService} from the auto-configuration (or its fair view), with the
+ * auto-renewed default lease, on whichever store the application instance was configured
+ * with.
  */
 final class DistlockServiceClient implements LockClient {
 
@@ -25,9 +26,21 @@ final class DistlockServiceClient implements LockClient {
 	 * closed with this client
 	 */
 	DistlockServiceClient(ConfigurableApplicationContext context, Duration waitTime) {
+		this(context, context.getBean(LockService.class), waitTime);
+	}
+
+	private DistlockServiceClient(ConfigurableApplicationContext context, LockService locks, Duration waitTime) {
 		this.context = context;
-		this.locks = context.getBean(LockService.class);
+		this.locks = locks;
 		this.waitTime = waitTime;
+	}
+
+	/**
+	 * The fair view of the instance's lock service ({@link LockService#fair()}): first
+	 * come, first served across instances.
+	 */
+	static DistlockServiceClient fair(ConfigurableApplicationContext context, Duration waitTime) {
+		return new DistlockServiceClient(context, context.getBean(LockService.class).fair(), waitTime);
 	}
 
 	@Override

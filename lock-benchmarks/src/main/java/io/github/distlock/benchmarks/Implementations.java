@@ -36,7 +36,11 @@ final class Implementations {
 						(redis, wait) -> new DistlockServiceClient(DistlockApplications.onRedis(redis.server(), wait),
 								wait)),
 				new LockImplementation("distlock-annotation", "distlock @DistributedLock through the Spring proxy",
-						(redis, wait) -> new DistlockAnnotationClient(redis.server(), wait)));
+						(redis, wait) -> new DistlockAnnotationClient(redis.server(), wait)),
+				new LockImplementation("distlock-fair",
+						"distlock LockService.fair().tryLock (first come, first served), auto-renewed lease",
+						(redis, wait) -> DistlockServiceClient.fair(DistlockApplications.onRedis(redis.server(), wait),
+								wait)));
 	}
 
 	/** On a Redis Cluster of 3 masters and 3 replicas. */

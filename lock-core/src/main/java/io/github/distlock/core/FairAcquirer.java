@@ -24,11 +24,17 @@ import org.jspecify.annotations.Nullable;
  * Every acquisition keeps one owner token for all its attempts. Refused, it is queued in
  * the store for its remaining wait time, behind every earlier fair waiter of any
  * instance; nobody acquiring fairly can pass it. The release of the holder grants the
- * lock to the head of that queue (the store sets it as owner with a short grant lease and
- * announces the grant to the owner token); the granted thread, woken by the announcement
- * (or by its fallback re-check if that announcement was lost), claims it with its next
- * attempt, which sets its real lease and gives it a fencing token greater than its
- * predecessor's. A thread that gives up (wait time over, interrupt, shutdown) withdraws
+ * lock to the head of that queue (the store sets it as owner with a short grant lease,
+ * gives it the next fencing token and announces both to the owner token). The granted
+ * thread, woken by the announcement, holds the lock at once with that token, without a
+ * round trip: its local deadline is the grant lease counted from the earliest moment the
+ * grant can have been made ({@link GrantWindow}), and the lease it asked for is confirmed
+ * off its path by the watchdog ({@link LockRenewer#start}). A grant announced while the
+ * thread's own attempt is in flight is taken only if that attempt is refused (an attempt
+ * that found the grant claimed it: its reply wins). A grant whose conservative deadline
+ * is too close, and one whose announcement was lost (found by the fallback re-check), is
+ * claimed as before, by the next attempt, which sets its real lease and gives it a still
+ * greater token. A thread that gives up (wait time over, interrupt, shutdown) withdraws
  * from the queue with an owner-checked release, which also passes on a lock granted to it
  * meanwhile; one that dies while queued keeps a grant no longer than the grant lease, and
  * its queue entry no longer than its wait time.
@@ -59,11 +65,14 @@ final class FairAcquirer {
 
 	private final long leaseNanos;
 
+	private final long grantLeaseNanos;
+
 	private final BooleanSupplier stopped;
 
 	FairAcquirer(LockStore store, ReleaseNotifications releases, OwnerTokens tokens, LockReleaser releaser,
 			long leaseNanos, BooleanSupplier stopped) {
 		this.store = store;
+		this.grantLeaseNanos = TimeUnit.MILLISECONDS.toNanos(store.grantLeaseMillis());
 		this.releases = releases;
 		this.tokens = tokens;
 		this.releaser = releaser;
@@ -83,8 +92,9 @@ final class FairAcquirer {
 		long lease = (fixedLeaseNanos > 0) ? fixedLeaseNanos : this.leaseNanos;
 		String owner = this.tokens.next();
 		Waiter waiter = new Waiter(Thread.currentThread(), fixedLeaseNanos);
+		GrantWindow grants = new GrantWindow(this.grantLeaseNanos);
 		// Before the first attempt, so that no grant announcement is missed.
-		entry.fairWaiters.add(owner, waiter);
+		entry.queuedWaiters.add(owner, waiter);
 		boolean subscribed = false;
 		boolean queued = false;
 		try {
@@ -102,6 +112,12 @@ final class FairAcquirer {
 				queued |= remaining > 0;
 				if (reply instanceof Acquired acquired) {
 					return holding(entry, owner, acquired.fencingToken(), lease, fixedLeaseNanos, sentAt);
+				}
+				grants.refused(sentAt, System.nanoTime());
+				// Granted while the refused attempt was in flight.
+				HeldLock granted = heldByGrant(entry, owner, waiter, grants, lease, fixedLeaseNanos);
+				if (granted != null) {
+					return granted;
 				}
 				if (remaining <= 0) {
 					// Not queued by this attempt (no wait left), but a queue entry of an
@@ -123,8 +139,13 @@ final class FairAcquirer {
 				long holderTtlMillis = ((HeldByOther) reply).remainingLeaseMillis();
 				waiter.park(Math.min(deadline - System.nanoTime(), recheckNanos(holderTtlMillis, subscribed)));
 				if (Thread.interrupted()) {
+					// Also hands on a grant it got meanwhile.
 					this.releaser.releaseLater(entry.key, owner);
 					throw Interrupts.restoreFlagAndFail(entry.lockId);
+				}
+				granted = heldByGrant(entry, owner, waiter, grants, lease, fixedLeaseNanos);
+				if (granted != null) {
+					return granted;
 				}
 				if (deadline - System.nanoTime() <= 0) {
 					// One last attempt, without queueing: a grant may have come.
@@ -134,7 +155,7 @@ final class FairAcquirer {
 			}
 		}
 		finally {
-			entry.fairWaiters.remove(owner);
+			entry.queuedWaiters.remove(owner);
 		}
 	}
 
@@ -178,6 +199,33 @@ final class FairAcquirer {
 		}
 		if (logger.isDebugEnabled()) {
 			logger.debug("Acquired lock '" + LogSafe.text(entry.lockId) + "' (fair), fencing token " + fencingToken);
+		}
+		return held;
+	}
+
+	/**
+	 * Holds the lock by the grant announced to {@code owner} since the last look, if any
+	 * and if its conservative deadline leaves room to confirm its lease; otherwise the
+	 * next attempt claims it.
+	 */
+	private @Nullable HeldLock heldByGrant(LockEntry entry, String owner, Waiter waiter, GrantWindow grants, long lease,
+			long fixedLeaseNanos) {
+		long fencingToken = waiter.takeAnnouncedGrant();
+		long now = System.nanoTime();
+		if (fencingToken == 0 || !grants.holdsLongEnough(lease, now)) {
+			return null;
+		}
+		HeldLock held = HeldLock.granted(entry, owner, fencingToken, Thread.currentThread(), lease,
+				fixedLeaseNanos == 0, now, grants.deadlineNanos(lease, now));
+		held.fair = true;
+		entry.acquiredFromRedis(held);
+		if (!this.releaser.startHolding(held)) {
+			throw new LockNotAcquiredException(entry.lockId,
+					"The LockService shut down while lock '" + LogSafe.text(entry.lockId) + "' was being acquired");
+		}
+		if (logger.isDebugEnabled()) {
+			logger.debug("Acquired lock '" + LogSafe.text(entry.lockId) + "' (fair) by a grant, fencing token "
+					+ fencingToken);
 		}
 		return held;
 	}

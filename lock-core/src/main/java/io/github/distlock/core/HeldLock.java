@@ -69,6 +69,13 @@ final class HeldLock {
 	/** Whether the last renewal attempt failed (and the lease is running out). */
 	volatile boolean renewalFailing;
 
+	/**
+	 * Whether it is held by a grant whose lease (the store's short grant lease) no
+	 * command of this instance has reset yet: {@link LockRenewer#start} confirms the
+	 * lease asked for at once, off the caller's path.
+	 */
+	private volatile boolean leaseUnconfirmed;
+
 	/** Nested holds on the owner thread; 1 for the outermost. */
 	private final AtomicInteger depth = new AtomicInteger(1);
 
@@ -96,6 +103,29 @@ final class HeldLock {
 		this.autoRenewed = autoRenewed;
 		this.acquiredAtNanos = acquiredAtNanos;
 		this.deadlineNanos = acquiredAtNanos + leaseNanos;
+	}
+
+	/**
+	 * A lock the store granted to {@code ownerToken} and announced, held at once: its
+	 * local deadline is {@code grantDeadlineNanos} (never later than the end of the grant
+	 * lease in the store) until the lease asked for, {@code leaseNanos}, is confirmed.
+	 * @param grantedAtNanos when the announcement was taken (counts as the acquisition,
+	 * for the minimum hold time: it is not earlier than the grant)
+	 * @param grantDeadlineNanos the conservative end of the grant lease
+	 */
+	static HeldLock granted(LockEntry entry, String ownerToken, long fencingToken, Thread owner, long leaseNanos,
+			boolean autoRenewed, long grantedAtNanos, long grantDeadlineNanos) {
+		HeldLock held = new HeldLock(entry, ownerToken, fencingToken, owner, leaseNanos, autoRenewed, grantedAtNanos);
+		held.deadlineNanos = grantDeadlineNanos;
+		held.leaseUnconfirmed = true;
+		return held;
+	}
+
+	/**
+	 * Whether it holds a grant whose lease no command of this instance has reset yet.
+	 */
+	boolean leaseUnconfirmed() {
+		return this.leaseUnconfirmed;
 	}
 
 	/** Nested holds on the owner thread; 1 for the outermost, 0 once given back. */
@@ -138,6 +168,7 @@ final class HeldLock {
 	 */
 	void leaseResetAt(long sentAtNanos, long leaseNanos) {
 		this.deadlineNanos = sentAtNanos + leaseNanos;
+		this.leaseUnconfirmed = false;
 	}
 
 	/**

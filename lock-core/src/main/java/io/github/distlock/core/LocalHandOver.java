@@ -15,9 +15,10 @@ import org.apache.commons.logging.LogFactory;
 /**
  * Hands a lock its holder let go to the next waiting thread of this instance, in one
  * round trip and without freeing it in the store, unless it is wanted elsewhere and
- * stayed local long enough (or a fair waiter is queued in the store): then the store
- * releases it instead (and grants it to the fair waiter), and the local waiters give the
- * other instances their turn ({@link TurnForOthers}). Never used for fair locks.
+ * stayed local long enough: then the store releases it instead (and grants it to the head
+ * of its queue, if a waiter is queued there), and the local waiters give the other
+ * instances their turn ({@link TurnForOthers}). A waiter queued in the store is withdrawn
+ * from its queue by the hand-over itself. Never used for fair locks.
  */
 final class LocalHandOver {
 
@@ -65,11 +66,13 @@ final class LocalHandOver {
 		boolean mayStayLocal = entry.handOversSinceRedis() < MAX_HAND_OVERS_WHILE_CONTENDED
 				&& !entry.turnForOthers.isOwed();
 		long announcementsBefore = entry.turnForOthers.announcements();
+		QueuedAcquisition queued = next.queued;
+		String queuedAs = (queued != null) ? queued.owner : null;
 		long sentAt = System.nanoTime();
 		HandOverReply reply;
 		try {
 			reply = this.releaser.despiteInterrupts(() -> this.store.handOver(entry.key, held.ownerToken, newOwner,
-					LockReleaser.toMillis(lease), mayStayLocal), () -> {
+					LockReleaser.toMillis(lease), mayStayLocal, queuedAs), () -> {
 						// The interrupted hand-over may or may not have been applied:
 						// free the lock either way,
 						// as if released instead; the waiter then competes for it.
@@ -84,6 +87,10 @@ final class LocalHandOver {
 		catch (RuntimeException | Error ex) {
 			handOverFailed(held, next, newOwner);
 			throw ex;
+		}
+		if (reply instanceof Acquired && queued != null) {
+			// Its queue entry went with the hand-over, also when the lease ran out.
+			queued.withdrawnByHandOver = true;
 		}
 		if (reply instanceof Acquired acquired && System.nanoTime() - sentAt < lease) {
 			HeldLock successor = new HeldLock(entry, newOwner, acquired.fencingToken(), next.thread, lease,

@@ -38,6 +38,28 @@ import org.jspecify.annotations.Nullable;
  * store that cannot be reached, it is a failure to report, not a lock held by others to
  * wait for (the store removed the write again). Any other failure of the store (a
  * misconfiguration) is thrown at once.
+ * <p>
+ * <b>Grants.</b> With a store that grants ({@link LockStore#grantLeaseMillis()} &gt; 0:
+ * Redis without replicas waited for, in memory) an acquisition keeps one owner token for
+ * all its attempts ({@link QueuedAcquisition}), and the attempts of the local head, when
+ * refused with wait time left, also queue it in the store's queue for the lock. The first
+ * attempt queues nothing and runs the plain acquire, so an uncontended acquisition costs
+ * what it did. A free lock is still taken at once (unfair: no queue is waited behind). A
+ * release of the contended lock by any instance then grants it to the head of that queue
+ * and announces the grant with its fencing token: the waiting head, woken by the
+ * announcement, holds the lock at once, as if handed over locally, counting the grant
+ * lease from the earliest moment the grant can have been made ({@link GrantWindow}) until
+ * the watchdog confirms its lease off its path, one round trip fewer than waking up to
+ * acquire. A grant announced while the head's own attempt is in flight is taken only if
+ * that attempt was refused (one that found the grant claimed it, and its reply wins); one
+ * whose announcement was lost, or with too little lease left, is claimed by the next
+ * attempt. An acquisition that ends without holding under its token (wait time over,
+ * interrupt, failure, or handed the lock locally under a fresh token without the store
+ * withdrawing the entry) withdraws its queue entry with an owner-checked release, which
+ * also passes on a grant it got meanwhile; a thread that dies queued keeps a grant no
+ * longer than the grant lease. Hand-overs between local threads go on as before (the
+ * queued waiters of other instances do not stop them: {@link LocalHandOver} bounds how
+ * many stay local in a row), and withdraw the new holder's queue entry with them.
  */
 final class LockAcquirer {
 
@@ -59,6 +81,9 @@ final class LockAcquirer {
 
 	private final Runnable notReplicated;
 
+	/** The store's grant lease; 0 when it does not grant, and nobody is queued. */
+	private final long grantLeaseNanos;
+
 	LockAcquirer(LockStore store, ReleaseNotifications releases, OwnerTokens tokens, LockRenewer renewer,
 			LockReleaser releaser, long leaseNanos, BooleanSupplier stopped, Runnable notReplicated) {
 		this.store = store;
@@ -69,6 +94,7 @@ final class LockAcquirer {
 		this.leaseNanos = leaseNanos;
 		this.stopped = stopped;
 		this.notReplicated = notReplicated;
+		this.grantLeaseNanos = TimeUnit.MILLISECONDS.toNanos(store.grantLeaseMillis());
 	}
 
 	/**
@@ -83,23 +109,33 @@ final class LockAcquirer {
 	@Nullable HeldLock acquire(LockEntry entry, Duration waitTime, long fixedLeaseNanos) {
 		long deadline = System.nanoTime() + saturatedNanos(waitTime);
 		UnansweredAcquire unanswered = new UnansweredAcquire(this.tokens);
+		QueuedAcquisition queueing = (this.grantLeaseNanos > 0)
+				? new QueuedAcquisition(this.tokens.next(), this.grantLeaseNanos) : null;
+		HeldLock held = null;
 		try {
-			return acquire(entry, waitTime, deadline, fixedLeaseNanos, unanswered);
+			held = acquire(entry, waitTime, deadline, fixedLeaseNanos, unanswered, queueing);
+			return held;
 		}
 		finally {
+			String heldAs = (held != null) ? held.ownerToken : null;
 			String owner = unanswered.settle();
-			if (owner != null) {
+			if (owner != null && !owner.equals(heldAs)) {
 				// Its acquire may still be applied (or was): removed again.
 				this.releaser.releaseLater(entry.key, owner);
+			}
+			if (queueing != null && queueing.queued && !queueing.withdrawnByHandOver && !queueing.owner.equals(heldAs)
+					&& !queueing.owner.equals(owner)) {
+				// Withdrawn from the store's queue, passing on a grant it got meanwhile.
+				this.releaser.releaseLater(entry.key, queueing.owner);
 			}
 		}
 	}
 
 	private @Nullable HeldLock acquire(LockEntry entry, Duration waitTime, long deadline, long fixedLeaseNanos,
-			UnansweredAcquire unanswered) {
+			UnansweredAcquire unanswered, @Nullable QueuedAcquisition queueing) {
 		long holderTtlMillis = -1;
 		if (entry.isFree()) {
-			Attempt attempt = attempt(entry, fixedLeaseNanos, unanswered);
+			Attempt attempt = attempt(entry, fixedLeaseNanos, unanswered, queueing, 0);
 			if (attempt.held != null) {
 				return attempt.held;
 			}
@@ -109,7 +145,12 @@ final class LockAcquirer {
 			unanswered.throwIfPending(entry.lockId, waitTime);
 			return null;
 		}
-		Waiter waiter = new Waiter(Thread.currentThread(), fixedLeaseNanos);
+		Waiter waiter = new Waiter(Thread.currentThread(), fixedLeaseNanos, queueing);
+		if (queueing != null) {
+			// Before its first attempt that queues, so that no grant announcement is
+			// missed.
+			entry.queuedWaiters.add(queueing.owner, waiter);
+		}
 		entry.enqueue(waiter);
 		boolean interrupted = false;
 		try {
@@ -129,6 +170,12 @@ final class LockAcquirer {
 					}
 					return granted;
 				}
+				if (queueing != null && !interrupted && !this.stopped.getAsBoolean()) {
+					HeldLock byGrant = heldByGrant(entry, waiter, queueing);
+					if (byGrant != null) {
+						return byGrant;
+					}
+				}
 				// After an unanswered attempt, the next one waits for its back-off.
 				long backOff = unanswered.backOffNanos();
 				boolean mayCompete = !interrupted && !this.stopped.getAsBoolean() && backOff == 0
@@ -142,7 +189,7 @@ final class LockAcquirer {
 						if (entry.turnForOthers.takeHeadStart()) {
 							giveOthersAHeadStart(entry);
 						}
-						attempt = attempt(entry, fixedLeaseNanos, unanswered);
+						attempt = attempt(entry, fixedLeaseNanos, unanswered, queueing, deadline - System.nanoTime());
 					}
 					catch (Throwable ex) {
 						// Straight from ATTEMPTING to CANCELLED: no releaser can
@@ -198,10 +245,45 @@ final class LockAcquirer {
 			throw ex;
 		}
 		finally {
+			if (queueing != null) {
+				entry.queuedWaiters.remove(queueing.owner);
+			}
 			if (interrupted) {
 				Thread.currentThread().interrupt();
 			}
 		}
+	}
+
+	/**
+	 * Holds the lock by the grant announced to the acquisition's owner token since the
+	 * last look, if any, if its conservative deadline leaves room to confirm its lease,
+	 * and unless a local hand-over to this waiter is in flight (its outcome decides);
+	 * otherwise the next attempt claims the grant.
+	 */
+	private @Nullable HeldLock heldByGrant(LockEntry entry, Waiter waiter, QueuedAcquisition queueing) {
+		long fencingToken = waiter.takeAnnouncedGrant();
+		if (fencingToken == 0) {
+			return null;
+		}
+		long lease = (waiter.fixedLeaseNanos > 0) ? waiter.fixedLeaseNanos : this.leaseNanos;
+		long now = System.nanoTime();
+		if (!queueing.grants.holdsLongEnough(lease, now)
+				|| !waiter.transition(Waiter.State.WAITING, Waiter.State.ACQUIRED)) {
+			return null;
+		}
+		entry.dequeue(waiter);
+		HeldLock held = HeldLock.granted(entry, queueing.owner, fencingToken, waiter.thread, lease,
+				waiter.fixedLeaseNanos == 0, now, queueing.grants.deadlineNanos(lease, now));
+		entry.acquiredFromRedis(held);
+		if (!this.releaser.startHolding(held)) {
+			throw new LockNotAcquiredException(entry.lockId,
+					"The LockService shut down while lock '" + LogSafe.text(entry.lockId) + "' was being acquired");
+		}
+		if (logger.isDebugEnabled()) {
+			logger
+				.debug("Acquired lock '" + LogSafe.text(entry.lockId) + "' by a grant, fencing token " + fencingToken);
+		}
+		return held;
 	}
 
 	/**
@@ -262,14 +344,23 @@ final class LockAcquirer {
 	/**
 	 * One acquire round trip. An acquire whose reply arrives after the lease would
 	 * already have run out counts as not acquired and is undone.
+	 * @param queueing the acquisition when it may queue in the store, or {@code null}
+	 * @param waitNanos how long it may queue (0 for the first attempt, which does not)
 	 */
-	private Attempt attempt(LockEntry entry, long fixedLeaseNanos, UnansweredAcquire unanswered) {
+	private Attempt attempt(LockEntry entry, long fixedLeaseNanos, UnansweredAcquire unanswered,
+			@Nullable QueuedAcquisition queueing, long waitNanos) {
 		long lease = (fixedLeaseNanos > 0) ? fixedLeaseNanos : this.leaseNanos;
-		String owner = unanswered.nextOwner();
+		String owner = (queueing != null) ? queueing.owner : unanswered.nextOwner();
+		long waitMillis = (queueing != null && waitNanos > 0) ? LockReleaser.toMillis(waitNanos) : 0;
+		if (queueing != null && waitMillis > 0) {
+			queueing.queued = true;
+			queueing.withdrawnByHandOver = false;
+		}
 		long sentAt = System.nanoTime();
 		AcquireReply reply;
 		try {
-			reply = this.store.acquire(entry.key, owner, LockReleaser.toMillis(lease));
+			reply = (queueing != null) ? this.store.acquire(entry.key, owner, LockReleaser.toMillis(lease), waitMillis)
+					: this.store.acquire(entry.key, owner, LockReleaser.toMillis(lease));
 		}
 		catch (RuntimeException ex) {
 			// The command may still be applied after we gave up: removed on the way out.
@@ -290,9 +381,14 @@ final class LockAcquirer {
 		long leaseStart = unanswered.leaseStart(owner, sentAt);
 		String settled = unanswered.settle();
 		if (reply instanceof HeldByOther other) {
-			if (settled != null) {
+			if (queueing != null) {
+				queueing.grants.refused(sentAt, System.nanoTime());
+			}
+			else if (settled != null) {
 				// Its earlier write, if still in flight on another connection, must not
-				// outlive this waiter.
+				// outlive this waiter. (One token for all attempts instead: such a write
+				// makes the lock this acquisition's, claimed by its next attempt or
+				// withdrawn when it ends.)
 				this.releaser.releaseLater(entry.key, settled);
 			}
 			if (!entry.hasLiveHolder()) {
@@ -307,7 +403,13 @@ final class LockAcquirer {
 		}
 		long fencingToken = ((Acquired) reply).fencingToken();
 		if (System.nanoTime() - leaseStart >= lease) {
-			this.releaser.releaseLater(entry.key, owner);
+			if (queueing != null) {
+				// Its next attempt sends the same token: released before it.
+				this.releaser.releaseQuietly(entry.key, owner);
+			}
+			else {
+				this.releaser.releaseLater(entry.key, owner);
+			}
 			if (logger.isDebugEnabled()) {
 				logger.debug(
 						"Acquired lock '" + LogSafe.text(entry.lockId) + "' only after its lease had run out; undone");

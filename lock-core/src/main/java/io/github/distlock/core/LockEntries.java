@@ -64,6 +64,19 @@ final class LockEntries implements ReleaseListener {
 		}
 	}
 
+	/**
+	 * The store announced that the lock of {@code key} was granted to the fair waiter
+	 * {@code owner} with {@code fencingToken}: that waiter holds it, if it is one of this
+	 * instance's.
+	 */
+	@Override
+	public void granted(String key, String owner, long fencingToken) {
+		LockEntry entry = this.entries.get(key);
+		if (entry != null) {
+			entry.grantAnnounced(owner, fencingToken);
+		}
+	}
+
 	Collection<LockEntry> all() {
 		return this.entries.values();
 	}

@@ -46,8 +46,12 @@ final class LockEntry {
 	/** The turn owed to waiters of other instances after a hand-over freed the lock. */
 	final TurnForOthers turnForOthers = new TurnForOthers();
 
-	/** The threads waiting for this lock in fair mode, which never queue locally. */
-	final FairWaiters fairWaiters = new FairWaiters();
+	/**
+	 * The threads that may be queued in the store for this lock, by owner token: fair
+	 * waiters (which never queue locally) and, with a store that grants, the local
+	 * waiters of the default mode.
+	 */
+	final QueuedWaiters queuedWaiters = new QueuedWaiters();
 
 	/**
 	 * Threads in tryLock or holding, counted to drop idle entries; guarded by the entry
@@ -295,17 +299,33 @@ final class LockEntry {
 	/** The store announced a release of this lock: wakes the head. */
 	void releaseAnnounced() {
 		this.turnForOthers.announced();
-		this.fairWaiters.signalAll();
+		this.queuedWaiters.signalAll();
 		signalHead();
 	}
 
 	/**
-	 * The store announced that this lock was released and granted to the fair waiter
-	 * {@code owner}: wakes that waiter if it is one of this instance's.
+	 * The store announced that this lock was released and granted to the queued waiter
+	 * {@code owner}, without its token: wakes that waiter if it is one of this instance's
+	 * (it claims the lock).
 	 */
 	void grantAnnounced(String owner) {
 		this.turnForOthers.announced();
-		this.fairWaiters.granted(owner);
+		this.queuedWaiters.granted(owner);
+		signalHead();
+	}
+
+	/**
+	 * The store announced that this lock was released and granted to the queued waiter
+	 * {@code owner} with {@code fencingToken}: that waiter, if it is one of this
+	 * instance's, holds it.
+	 */
+	void grantAnnounced(String owner, long fencingToken) {
+		this.turnForOthers.announced();
+		this.queuedWaiters.granted(owner, fencingToken);
+		// A local head holding back for this announcement (TurnForOthers) competes now:
+		// refused, it queues and flags the lock, so that the instance granted it takes
+		// its turn and not a run.
+		signalHead();
 	}
 
 	void signalHead() {
@@ -330,7 +350,7 @@ final class LockEntry {
 		finally {
 			this.guard.unlock();
 		}
-		this.fairWaiters.signalAll();
+		this.queuedWaiters.signalAll();
 	}
 
 	boolean hasWaiters() {

@@ -33,6 +33,12 @@ import org.jspecify.annotations.Nullable;
  * apply the lease under the held lock's lease lock; after an {@code extend} the lock is
  * renewed with the extended lease, and the renewals scheduled for the old one are stale
  * and do nothing.
+ * <p>
+ * A lock held by a grant (see {@link HeldLock#granted}) has only the store's short grant
+ * lease: its lease is confirmed at once, here and not on the caller's path, by the same
+ * owner-checked lease reset: an auto-renewed one by a first renewal due now, a fixed one
+ * by one reset to the fixed lease, retried as a renewal is. Finding the lock gone is a
+ * loss, reported as any other.
  */
 final class LockRenewer implements AutoCloseable {
 
@@ -89,7 +95,25 @@ final class LockRenewer implements AutoCloseable {
 		return executor;
 	}
 
+	/**
+	 * Starts renewing an auto-renewed lock just acquired, or confirms the lease of one
+	 * held by a grant.
+	 */
 	void start(HeldLock held) {
+		if (held.leaseUnconfirmed()) {
+			if (held.autoRenewed) {
+				// Run now, not scheduled with no delay: its registration as the lock's
+				// renewal could come after that of the next renewal, which it schedules,
+				// and a release would then cancel the wrong one.
+				if (!this.scheduler.isShutdown()) {
+					this.scheduler.execute(() -> renew(held, 0));
+				}
+			}
+			else {
+				confirmFixedLease(held, 0);
+			}
+			return;
+		}
 		long interval = interval(held);
 		if (interval <= 2 * SWEEP_NANOS) {
 			schedule(held, interval, 0);
@@ -123,6 +147,62 @@ final class LockRenewer implements AutoCloseable {
 				it.remove();
 				schedule(held, Math.max(due, 0), 0);
 			}
+		}
+	}
+
+	private void confirmFixedLease(HeldLock held, long delayNanos) {
+		if (!this.scheduler.isShutdown()) {
+			this.scheduler.schedule(() -> confirmFixedLease(held), delayNanos, TimeUnit.NANOSECONDS);
+		}
+	}
+
+	/**
+	 * Resets the lease of a lock with a fixed lease held by a grant to that fixed lease,
+	 * counted from when it was granted; retried until the grant lease runs out when the
+	 * outcome is unknown. An {@code extend} done before confirms it too.
+	 */
+	private void confirmFixedLease(HeldLock held) {
+		if (held.state() != HeldLock.State.HELD || !held.leaseUnconfirmed()) {
+			return;
+		}
+		if (!held.lockLease()) {
+			this.outcomes.lost(held, "the grant lease ran out before the lease was confirmed");
+			return;
+		}
+		long retry;
+		try {
+			if (held.state() != HeldLock.State.HELD || !held.leaseUnconfirmed()) {
+				return;
+			}
+			long sentAt = System.nanoTime();
+			long leaseMillis = Math.max(1,
+					TimeUnit.NANOSECONDS.toMillis(held.acquiredAtNanos + held.leaseNanos() - sentAt));
+			long leaseNanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis);
+			ExtendReply reply;
+			try {
+				reply = this.store.extend(held.entry.key, held.ownerToken, leaseMillis);
+			}
+			catch (RuntimeException ex) {
+				reply = new Unknown(ex);
+			}
+			if (reply instanceof Extended) {
+				held.leaseResetAt(sentAt, leaseNanos);
+				held.renewalFailing = false;
+				return;
+			}
+			if (!(reply instanceof Unknown unknown)) {
+				this.outcomes.lost(held, "confirming the lease of the granted lock found the lock key expired or"
+						+ " owned by another instance");
+				return;
+			}
+			held.leaseResetMayApply(sentAt, leaseNanos);
+			retry = failed(held, unknown.cause());
+		}
+		finally {
+			held.unlockLease();
+		}
+		if (retry >= 0) {
+			confirmFixedLease(held, retry);
 		}
 	}
 

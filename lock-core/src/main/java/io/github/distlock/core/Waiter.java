@@ -1,5 +1,6 @@
 package io.github.distlock.core;
 
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
@@ -37,15 +38,32 @@ final class Waiter {
 	/** Fixed lease asked for, or 0 for an auto-renewed lease. */
 	final long fixedLeaseNanos;
 
+	/**
+	 * Its acquisition, when it may be queued in the store (default mode with a store that
+	 * grants), or {@code null}: a hand-over to it withdraws that queue entry.
+	 */
+	final @Nullable QueuedAcquisition queued;
+
 	private final AtomicReference<State> state = new AtomicReference<>(State.WAITING);
 
 	private volatile boolean signalled;
 
 	private volatile @Nullable HeldLock granted;
 
+	/**
+	 * The fencing token of the latest grant the store announced to this waiter and the
+	 * waiter has not taken yet, or 0.
+	 */
+	private final AtomicLong announcedGrant = new AtomicLong();
+
 	Waiter(Thread thread, long fixedLeaseNanos) {
+		this(thread, fixedLeaseNanos, null);
+	}
+
+	Waiter(Thread thread, long fixedLeaseNanos, @Nullable QueuedAcquisition queued) {
 		this.thread = thread;
 		this.fixedLeaseNanos = fixedLeaseNanos;
+		this.queued = queued;
 	}
 
 	State state() {
@@ -70,6 +88,24 @@ final class Waiter {
 
 	@Nullable HeldLock granted() {
 		return this.granted;
+	}
+
+	/**
+	 * The store announced that it granted the lock to this waiter's owner token with
+	 * {@code fencingToken}: kept (the greatest, should announcements of an earlier grant
+	 * that ran out come late) until the waiter takes it, and the waiter woken.
+	 */
+	void grantAnnounced(long fencingToken) {
+		this.announcedGrant.accumulateAndGet(fencingToken, Math::max);
+		signal();
+	}
+
+	/**
+	 * The fencing token of the grant announced since the last call, if any.
+	 * @return the token, or 0 if none was announced
+	 */
+	long takeAnnouncedGrant() {
+		return this.announcedGrant.getAndSet(0);
 	}
 
 	/**

@@ -31,15 +31,19 @@ import org.springframework.data.redis.core.script.RedisScript;
  * Fair queue ({@code <key>:queue}, a list of owner tokens in arrival order) and its
  * deadlines ({@code <key>:waiting}, a hash owner token &rarr; server time in ms until
  * which the entry lives): written only by {@link #ACQUIRE_FAIR} for a fair waiter that
- * was refused, both keys expiring with the latest deadline. An entry whose deadline has
- * passed, or that was withdrawn (its hash field deleted), is dead and dropped when it
- * reaches the head. A release of a contended lock whose queue has a live head
- * <em>grants</em> the lock to it instead of freeing it: the lock key is set to the head's
- * owner token (flagged again if more entries are queued) with the grant lease, and the
- * grant is announced as {@code <key>\n<owner>} (a key never contains a control
- * character). Releases of locks that were not contended run no queue command; the others
- * check with {@code EXISTS} first, so that locks never acquired fairly run only the
- * commands they ran before fair locks existed (and need no more ACL permissions).
+ * was refused, and by {@link #ACQUIRE_QUEUED} for the local head waiter of an instance
+ * (default mode) that was refused, both keys expiring with the latest deadline. An entry
+ * whose deadline has passed, or that was withdrawn (its hash field deleted), is dead and
+ * dropped when it reaches the head. A release of a contended lock whose queue has a live
+ * head <em>grants</em> the lock to it instead of freeing it: the lock key is set to the
+ * head's owner token (flagged again if more entries are queued) with the grant lease, the
+ * next fencing token is taken for it from the fencing key as for any acquisition, and the
+ * grant is announced as {@code <key>\n<owner>\n<fencing token>} (a key never contains a
+ * control character, an owner token is hexadecimal), so that the granted waiter holds the
+ * lock without another round trip. (Clients before the token was announced sent
+ * {@code <key>\n<owner>}; their waiters claim the grant.) Releases of locks that were not
+ * contended run no queue command; the others check with {@code EXISTS} first, so that
+ * locks nobody waited for run only the commands they ran before queues existed.
  * <p>
  * The scripts call {@code TIME} and then write, which needs effects replication: Redis 5
  * or later (the default from 5 on; Redis 3.2 and 4 would refuse the writes).
@@ -59,7 +63,8 @@ final class LockScripts {
 	/**
 	 * The queue functions of fair locks: {@code live_head} drops dead entries from the
 	 * head of the queue and answers the first live one (or {@code nil}); {@code grant}
-	 * gives the lock to that head with the grant lease and announces it.
+	 * gives the lock to that head with the grant lease and the next fencing token (the
+	 * fencing key's retention passed in ms), and announces both.
 	 */
 	private static String queueFunctions(boolean sharded) {
 		String announce = sharded ? """
@@ -88,12 +93,18 @@ final class LockScripts {
 				    if deadline then redis.call('hdel', waiting, head) end
 				  end
 				end
-				local function grant(lock, queue, waiting, head, grant_lease, channel)
+				local function grant(lock, queue, waiting, head, grant_lease, channel, fence, retention)
 				  redis.call('lpop', queue)
 				  redis.call('hdel', waiting, head)
 				  local more = live_head(queue, waiting) ~= nil
 				  redis.call('set', lock, more and (head .. '+') or head, 'px', grant_lease)
-				  announce(channel, lock .. '\\n' .. head)
+				  local t = redis.call('time')
+				  local token = tonumber(t[1]) * 1000000 + tonumber(t[2])
+				  local last = tonumber(redis.call('get', fence))
+				  if last and last >= token then token = last + 1 end
+				  token = string.format('%.0f', token)
+				  redis.call('set', fence, token, 'px', retention)
+				  announce(channel, lock .. '\\n' .. head .. '\\n' .. token)
 				end
 				""";
 	}
@@ -111,10 +122,12 @@ final class LockScripts {
 	 * token (&gt; 0) when acquired; otherwise {@code -1 - remaining ms} of the current
 	 * holder's lease, after flagging the lock as contended.
 	 * <p>
-	 * Owner tokens are fresh per attempt, so finding our own token means this is a replay
-	 * of the same acquire (Lettuce re-sends unanswered commands after a reconnect): it
-	 * counts as acquired, with a new fencing token, instead of leaving a lock nobody
-	 * knows it holds until its lease ends.
+	 * Finding our own token means the lock was granted to this acquisition (whose owner
+	 * token is the same for all its attempts, see {@link #ACQUIRE_QUEUED}), or that this
+	 * is a replay of the same acquire (Lettuce re-sends unanswered commands after a
+	 * reconnect): it counts as acquired, with a new fencing token and the lease reset to
+	 * the one asked for (a grant runs only for the grant lease), instead of leaving a
+	 * lock nobody knows it holds until its lease ends.
 	 */
 	static final RedisScript<Long> ACQUIRE = RedisScript.of(OWNS + """
 			if redis.call('set', KEYS[1], ARGV[1], 'nx', 'px', ARGV[2]) then
@@ -123,6 +136,7 @@ final class LockScripts {
 			end
 			local current = redis.call('get', KEYS[1])
 			if owns(current, ARGV[1]) then
+			  redis.call('pexpire', KEYS[1], ARGV[2])
 			""" + NEXT_FENCING_TOKEN + """
 			  return token
 			end
@@ -133,32 +147,76 @@ final class LockScripts {
 			""", Long.class);
 
 	/**
+	 * KEYS: lock, fence, queue, waiting. ARGV: owner, lease ms, fence retention ms, wait
+	 * ms (&gt; 0). {@link #ACQUIRE} for the local head waiter of an instance that waits
+	 * on (default, unfair mode): a free lock is taken at once whoever is queued (its
+	 * queue entry of an earlier attempt, if any, withdrawn, and the lock flagged
+	 * contended while others are queued, so that its release grants it on), a lock
+	 * granted to the owner is claimed as {@link #ACQUIRE} claims it; a lock held by
+	 * another owner is flagged contended and the owner queued at the end of the fair
+	 * queue for ARGV[4] ms (keeping its place if it is queued), so that the holder's
+	 * release grants it the lock. Returns as {@link #ACQUIRE} does.
+	 */
+	static final RedisScript<Long> ACQUIRE_QUEUED = RedisScript.of(OWNS + """
+			local function now_ms()
+			  local t = redis.call('time')
+			  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+			end
+			if redis.call('set', KEYS[1], ARGV[1], 'nx', 'px', ARGV[2]) then
+			  redis.call('hdel', KEYS[4], ARGV[1])
+			  if redis.call('exists', KEYS[3]) == 1 then redis.call('append', KEYS[1], '+') end
+			""" + NEXT_FENCING_TOKEN + """
+			  return token
+			end
+			local current = redis.call('get', KEYS[1])
+			if owns(current, ARGV[1]) then
+			  redis.call('pexpire', KEYS[1], ARGV[2])
+			  redis.call('hdel', KEYS[4], ARGV[1])
+			""" + NEXT_FENCING_TOKEN + """
+			  return token
+			end
+			local wait = tonumber(ARGV[4])
+			local now = now_ms()
+			local deadline = tonumber(redis.call('hget', KEYS[4], ARGV[1]))
+			if not deadline or deadline <= now then redis.call('rpush', KEYS[3], ARGV[1]) end
+			redis.call('hset', KEYS[4], ARGV[1], now + wait)
+			for i = 3, 4 do
+			  if redis.call('pttl', KEYS[i]) < wait then redis.call('pexpire', KEYS[i], wait) end
+			end
+			if string.sub(current, -1) ~= '+' then redis.call('append', KEYS[1], '+') end
+			local ttl = redis.call('pttl', KEYS[1])
+			if ttl < 0 then ttl = tonumber(ARGV[2]) end
+			return -1 - ttl
+			""", Long.class);
+
+	/**
 	 * Frees KEYS[1] and leaves the receipt of owner ARGV[1] in KEYS[receipt] for
 	 * ARGV[ttl] ms; when it was contended, grants it to the live head of the fair queue
-	 * (KEYS[queue], KEYS[queue + 1]) for ARGV[grantLease] ms if there is one, and
-	 * otherwise announces the release on ARGV[channel]. On a Redis Cluster
+	 * (KEYS[queue], KEYS[queue + 1]) for ARGV[grantLease] ms with the next token of the
+	 * fencing key KEYS[fence] (kept for ARGV[ttl] ms, the fencing retention) if there is
+	 * one, and otherwise announces the release on ARGV[channel]. On a Redis Cluster
 	 * ({@code sharded}, see {@link #queueFunctions}) announcements are {@code SPUBLISH}es
 	 * on the lock's own shard channel; a server without sharded pub/sub answers them with
 	 * an error, caught by {@code pcall}, and a classic {@code PUBLISH} on the same
 	 * channel follows instead, which a cluster broadcasts to every node.
 	 */
-	private static String freeWithReceipt(int receipt, int ttl, int channel, int queue, int grantLease) {
+	private static String freeWithReceipt(int receipt, int ttl, int channel, int queue, int grantLease, int fence) {
 		return """
 				  redis.call('set', KEYS[%1$d], ARGV[1], 'px', ARGV[%2$d])
 				  local head = nil
 				  if current ~= ARGV[1] then head = live_head(KEYS[%4$d], KEYS[%4$d + 1]) end
 				  if head then
-				    grant(KEYS[1], KEYS[%4$d], KEYS[%4$d + 1], head, ARGV[%5$d], ARGV[%3$d])
+				    grant(KEYS[1], KEYS[%4$d], KEYS[%4$d + 1], head, ARGV[%5$d], ARGV[%3$d], KEYS[%6$d], ARGV[%2$d])
 				  else
 				    redis.call('del', KEYS[1])
 				    if current ~= ARGV[1] then announce(ARGV[%3$d], KEYS[1]) end
 				  end
-				""".formatted(receipt, ttl, channel, queue, grantLease);
+				""".formatted(receipt, ttl, channel, queue, grantLease, fence);
 	}
 
 	/**
-	 * KEYS: lock, receipt, queue, waiting. ARGV: owner, release channel, receipt ttl ms
-	 * (the fence retention), grant lease ms. Deletes the lock if owned, leaving a
+	 * KEYS: lock, receipt, queue, waiting, fence. ARGV: owner, release channel, receipt
+	 * ttl ms (the fence retention), grant lease ms. Deletes the lock if owned, leaving a
 	 * receipt; when it was contended, grants it to the live head of the fair queue, or
 	 * else publishes the key. Returns 1 if released (also when a replay finds our
 	 * receipt: the first run released it), 0 if not owned (expired or taken); an owner
@@ -176,13 +234,17 @@ final class LockScripts {
 	 * KEYS: lock, fence, receipt, queue, waiting. ARGV: owner, new owner, fence retention
 	 * ms, lease ms of the new owner, whether the lock may stay local although contended
 	 * from outside ("1"/"0"), release channel, receipt ttl ms (the fence retention),
-	 * grant lease ms. Hands the lock to a waiter of this instance without freeing it in
-	 * between. Returns the new fencing token (&gt; 0) when handed over; -1 when it was
-	 * released instead (flagged and not allowed to stay, or a fair waiter is queued, so
-	 * outside waiters get their turn), leaving a receipt and granting as {@link #RELEASE}
-	 * does; 0 if not owned. A replay answers as the first run did: a hand-over that was
-	 * applied is recognised by the new owner's token in place (and answers with a newer
-	 * fencing token), a release instead by our receipt.
+	 * grant lease ms, owner token the new owner is queued under ("" if none). Hands the
+	 * lock to a waiter of this instance without freeing it in between, withdrawing that
+	 * waiter's queue entry (a grant to it later would go to nobody). Returns the new
+	 * fencing token (&gt; 0) when handed over; -1 when it was released instead (flagged
+	 * and not allowed to stay, so that outside waiters get their turn), leaving a receipt
+	 * and granting as {@link #RELEASE} does; 0 if not owned. Queued waiters of other
+	 * instances, fair ones included, do not keep a lock that may stay local from being
+	 * handed over: the engine bounds how many hand-overs in a row stay local. A replay
+	 * answers as the first run did: a hand-over that was applied is recognised by the new
+	 * owner's token in place (and answers with a newer fencing token), a release instead
+	 * by our receipt.
 	 */
 	static final RedisScript<Long> HAND_OVER = handOver(false);
 
@@ -227,7 +289,7 @@ final class LockScripts {
 		return RedisScript.of(OWNS + queueFunctions(sharded) + """
 				local current = redis.call('get', KEYS[1])
 				if owns(current, ARGV[1]) then
-				""" + freeWithReceipt(2, 3, 2, 3, 4) + """
+				""" + freeWithReceipt(2, 3, 2, 3, 4, 5) + """
 				  return 1
 				end
 				if redis.call('exists', KEYS[4]) == 1 then redis.call('hdel', KEYS[4], ARGV[1]) end
@@ -257,7 +319,7 @@ final class LockScripts {
 				""" + NEXT_FENCING_TOKEN + """
 				    return token
 				  end
-				  grant(KEYS[1], KEYS[3], KEYS[4], head, ARGV[5], ARGV[6])
+				  grant(KEYS[1], KEYS[3], KEYS[4], head, ARGV[5], ARGV[6], KEYS[2], ARGV[3])
 				end
 				local wait = tonumber(ARGV[4])
 				if wait > 0 then
@@ -289,9 +351,12 @@ final class LockScripts {
 				  if redis.call('get', KEYS[3]) == ARGV[1] then return -1 end
 				  return 0
 				end
-				if contended and (ARGV[5] == '0' or live_head(KEYS[4], KEYS[5])) then
-				""" + freeWithReceipt(3, 7, 6, 4, 8) + """
+				if contended and ARGV[5] == '0' then
+				""" + freeWithReceipt(3, 7, 6, 4, 8, 2) + """
 				  return -1
+				end
+				if contended and ARGV[9] ~= '' and redis.call('exists', KEYS[5]) == 1 then
+				  redis.call('hdel', KEYS[5], ARGV[9])
 				end
 				redis.call('set', KEYS[1], contended and (ARGV[2] .. '+') or ARGV[2], 'px', ARGV[4])
 				""" + NEXT_FENCING_TOKEN + """

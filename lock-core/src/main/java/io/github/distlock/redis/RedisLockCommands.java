@@ -76,6 +76,18 @@ final class RedisLockCommands {
 		return replicated.write(acquireCall(key, owner, leaseMillis), (reply) -> reply > 0);
 	}
 
+	/**
+	 * {@link #acquire(String, String, long)} that queues {@code owner} for
+	 * {@code waitMillis} (&gt; 0) when the lock is held by another owner.
+	 * @return the fencing token (&gt; 0), or {@code -1 - remaining lease ms} of the
+	 * holder
+	 */
+	long acquireQueued(String key, String owner, long leaseMillis, long waitMillis) {
+		return run(new ScriptCall(LockScripts.ACQUIRE_QUEUED,
+				List.of(key, LockKeys.fenceKey(key), LockKeys.queueKey(key), LockKeys.waitingKey(key)),
+				List.of(owner, Long.toString(leaseMillis), this.fencingRetentionMillis, Long.toString(waitMillis))));
+	}
+
 	private ScriptCall acquireCall(String key, String owner, long leaseMillis) {
 		return new ScriptCall(LockScripts.ACQUIRE, List.of(key, LockKeys.fenceKey(key)),
 				List.of(owner, Long.toString(leaseMillis), this.fencingRetentionMillis));
@@ -98,7 +110,8 @@ final class RedisLockCommands {
 	 */
 	boolean release(String key, String owner) {
 		return run(new ScriptCall(this.sharded ? LockScripts.RELEASE_SHARDED : LockScripts.RELEASE,
-				List.of(key, LockKeys.receiptKey(key), LockKeys.queueKey(key), LockKeys.waitingKey(key)),
+				List.of(key, LockKeys.receiptKey(key), LockKeys.queueKey(key), LockKeys.waitingKey(key),
+						LockKeys.fenceKey(key)),
 				List.of(owner, channel(key), this.fencingRetentionMillis, this.grantLeaseMillis))) == 1;
 	}
 
@@ -107,7 +120,16 @@ final class RedisLockCommands {
 	 * owned
 	 */
 	long handOver(String key, String owner, String newOwner, long newLeaseMillis, boolean mayStayLocal) {
-		return run(handOverCall(key, owner, newOwner, newLeaseMillis, mayStayLocal));
+		return handOver(key, owner, newOwner, newLeaseMillis, mayStayLocal, "");
+	}
+
+	/**
+	 * {@link #handOver(String, String, String, long, boolean)} to a waiter queued as
+	 * {@code newOwnerQueuedAs} ("" for none), whose queue entry goes with the hand-over.
+	 */
+	long handOver(String key, String owner, String newOwner, long newLeaseMillis, boolean mayStayLocal,
+			String newOwnerQueuedAs) {
+		return run(handOverCall(key, owner, newOwner, newLeaseMillis, mayStayLocal, newOwnerQueuedAs));
 	}
 
 	/**
@@ -116,16 +138,18 @@ final class RedisLockCommands {
 	 */
 	ReplicaAcknowledgedWrites.Written handOver(ReplicaAcknowledgedWrites replicated, String key, String owner,
 			String newOwner, long newLeaseMillis, boolean mayStayLocal) {
-		return replicated.write(handOverCall(key, owner, newOwner, newLeaseMillis, mayStayLocal), (reply) -> reply > 0);
+		return replicated.write(handOverCall(key, owner, newOwner, newLeaseMillis, mayStayLocal, ""),
+				(reply) -> reply > 0);
 	}
 
 	private ScriptCall handOverCall(String key, String owner, String newOwner, long newLeaseMillis,
-			boolean mayStayLocal) {
+			boolean mayStayLocal, String newOwnerQueuedAs) {
 		return new ScriptCall(this.sharded ? LockScripts.HAND_OVER_SHARDED : LockScripts.HAND_OVER,
 				List.of(key, LockKeys.fenceKey(key), LockKeys.receiptKey(key), LockKeys.queueKey(key),
 						LockKeys.waitingKey(key)),
 				List.of(owner, newOwner, this.fencingRetentionMillis, Long.toString(newLeaseMillis),
-						mayStayLocal ? "1" : "0", channel(key), this.fencingRetentionMillis, this.grantLeaseMillis));
+						mayStayLocal ? "1" : "0", channel(key), this.fencingRetentionMillis, this.grantLeaseMillis,
+						newOwnerQueuedAs));
 	}
 
 	boolean expire(String key, String owner, long leaseMillis) {

@@ -167,11 +167,43 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 	/**
 	 * {@inheritDoc}
 	 * <p>
+	 * Not with replicas waited for (then {@code waitMillis} is ignored): a grant is
+	 * written by a release, which does not wait. The uncontended first attempt of an
+	 * acquisition runs the plain acquire script; only attempts with a wait queue.
+	 */
+	@Override
+	public AcquireReply acquire(String key, String owner, long leaseMillis, long waitMillis) {
+		if (this.replicated != null || waitMillis <= 0) {
+			return acquire(key, owner, leaseMillis);
+		}
+		try {
+			long reply = this.commands.acquireQueued(key, owner, leaseMillis, waitMillis);
+			return (reply > 0) ? new Acquired(reply) : new HeldByOther(Math.max(0, -1 - reply));
+		}
+		catch (RuntimeException ex) {
+			return unknownOrThrow(ex);
+		}
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
 	 * Not with replicas waited for: a grant is written by a release, which does not wait.
 	 */
 	@Override
 	public boolean supportsFairLocks() {
 		return this.replicated == null;
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * 2 s: longer than a fair waiter's fallback re-check, so that a lost grant
+	 * announcement does not lose the grant.
+	 */
+	@Override
+	public long grantLeaseMillis() {
+		return supportsFairLocks() ? RedisLockCommands.GRANT_LEASE_MILLIS : 0;
 	}
 
 	@Override
@@ -190,6 +222,12 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 
 	@Override
 	public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal) {
+		return handOver(key, owner, newOwner, leaseMillis, mayStayLocal, null);
+	}
+
+	@Override
+	public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal,
+			@Nullable String newOwnerQueuedAs) {
 		long reply;
 		try {
 			if (this.replicated != null) {
@@ -201,7 +239,8 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 				reply = written.reply();
 			}
 			else {
-				reply = this.commands.handOver(key, owner, newOwner, leaseMillis, mayStayLocal);
+				reply = this.commands.handOver(key, owner, newOwner, leaseMillis, mayStayLocal,
+						(newOwnerQueuedAs != null) ? newOwnerQueuedAs : "");
 			}
 		}
 		catch (RuntimeException ex) {

@@ -54,15 +54,36 @@ final class RedisReleaseNotifications {
 
 	/**
 	 * A release announcement is the lock's key; a grant to a fair waiter is the key, a
-	 * line feed (which an encoded key never contains) and the owner token.
+	 * line feed (which an encoded key never contains), the owner token, a line feed and
+	 * the grant's fencing token. A grant without a (readable) token, as clients of an
+	 * earlier version announce it during a rolling upgrade, only wakes the waiter, which
+	 * then claims the lock.
 	 */
 	static void announced(ReleaseListener listener, String message) {
 		int separator = message.indexOf('\n');
 		if (separator < 0) {
 			listener.released(message);
+			return;
+		}
+		String key = message.substring(0, separator);
+		String grant = message.substring(separator + 1);
+		int tokenSeparator = grant.indexOf('\n');
+		long fencingToken = (tokenSeparator < 0) ? 0 : fencingToken(grant.substring(tokenSeparator + 1));
+		if (fencingToken > 0) {
+			listener.granted(key, grant.substring(0, tokenSeparator), fencingToken);
 		}
 		else {
-			listener.granted(message.substring(0, separator), message.substring(separator + 1));
+			listener.granted(key, (tokenSeparator < 0) ? grant : grant.substring(0, tokenSeparator));
+		}
+	}
+
+	/** The announced token, or 0 if it is not a positive number. */
+	private static long fencingToken(String text) {
+		try {
+			return Math.max(Long.parseLong(text), 0);
+		}
+		catch (NumberFormatException ex) {
+			return 0;
 		}
 	}
 

@@ -38,10 +38,11 @@ import static io.github.distlock.store.InMemoryLockState.unlessForgettable;
  * the releasing thread, after the release and with no lock held. Releases of uncontended
  * locks are not announced, as in Redis. Subscriptions are active from the start until
  * closed.</li>
- * <li>Fair locks as in Redis: a queue per key of the owners refused by
- * {@link #acquireFair}, each entry living for its wait time on the store's clock; the
- * release of a contended lock with a live queue entry grants the lock to the head for the
- * {@link #GRANT_LEASE grant lease} and announces the grant.</li>
+ * <li>Fair locks and grants as in Redis: a queue per key of the owners refused by
+ * {@link #acquireFair} or by {@link #acquire(String, String, long, long)} with a wait,
+ * each entry living for its wait time on the store's clock; the release of a contended
+ * lock with a live queue entry grants the lock to the head for the {@link #GRANT_LEASE
+ * grant lease} with the next fencing token, and announces both.</li>
  * </ul>
  * Thread-safe; every operation is atomic per key. Never answers {@link Unknown}.
  */
@@ -138,25 +139,46 @@ public final class InMemoryLockStore implements LockStore {
 
 	@Override
 	public AcquireReply acquire(String key, String owner, long leaseMillis) {
+		return acquire(key, owner, leaseMillis, 0);
+	}
+
+	@Override
+	public AcquireReply acquire(String key, String owner, long leaseMillis, long waitMillis) {
 		InMemoryArguments.check(key, owner, leaseMillis);
+		if (waitMillis < 0) {
+			throw new IllegalArgumentException("waitMillis must not be negative, but was " + waitMillis);
+		}
 		Instant now = now();
+		long nowMillis = now.toEpochMilli();
 		InMemoryReply<AcquireReply> reply = new InMemoryReply<>();
 		this.states.compute(key, (k, state) -> {
 			String holder = holder(state, now);
 			if (holder == null) {
+				boolean othersQueued = false;
+				if (waitMillis > 0) {
+					// Its entry of an earlier attempt, if any, is withdrawn; the lock is
+					// flagged while others are queued, so that its release grants it on.
+					this.fairQueues.remove(key, owner);
+					othersQueued = this.fairQueues.liveHead(key, nowMillis) != null;
+				}
 				long token = nextToken(state, now);
 				reply.value = new Acquired(token);
-				return new InMemoryLockState(owner, plus(now, leaseMillis), false, token, fenceEnd(now),
+				return new InMemoryLockState(owner, plus(now, leaseMillis), othersQueued, token, fenceEnd(now),
 						lastReleasedBy(state, now));
 			}
 			if (holder.equals(owner)) {
-				// A replay: ours already; keeps the lease, as the Redis script does.
+				// Granted to us, or a replay: ours, with the lease asked for, as in
+				// Redis.
+				this.fairQueues.remove(key, owner);
 				long token = nextToken(state, now);
 				reply.value = new Acquired(token);
-				return new InMemoryLockState(owner, state.leaseEndMillis(), state.contended(), token, fenceEnd(now),
+				return new InMemoryLockState(owner, plus(now, leaseMillis), state.contended(), token, fenceEnd(now),
 						state.releasedBy());
 			}
-			reply.value = new HeldByOther(state.leaseEndMillis() - now.toEpochMilli());
+			if (waitMillis > 0) {
+				this.fairQueues.enqueue(key, owner, nowMillis, plus(now, waitMillis));
+			}
+			reply.value = new HeldByOther(state.leaseEndMillis() - nowMillis);
 			return state.contendedNow();
 		});
 		return reply.get();
@@ -209,21 +231,38 @@ public final class InMemoryLockStore implements LockStore {
 	}
 
 	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * {@link #GRANT_LEASE}.
+	 */
+	@Override
+	public long grantLeaseMillis() {
+		return GRANT_LEASE.toMillis();
+	}
+
+	/**
 	 * The state of a lock the release of {@code releasedBy} (if any) grants to the live
-	 * head of its queue, with the grant lease; the grant is announced after the update.
+	 * head of its queue, with the grant lease and the next fencing token; the grant is
+	 * announced after the update.
 	 */
 	private InMemoryLockState granted(String key, @Nullable InMemoryLockState state, String head,
 			@Nullable String releasedBy, Instant now, InMemoryReply<?> reply) {
 		this.fairQueues.remove(key, head);
+		long token = nextToken(state, now);
 		reply.grantedTo = head;
+		reply.grantToken = token;
 		boolean more = this.fairQueues.liveHead(key, now.toEpochMilli()) != null;
-		long lastToken = (state != null) ? state.lastToken() : 0;
-		long fenceEnd = (state != null) ? state.fenceEndMillis() : now.toEpochMilli();
-		return new InMemoryLockState(head, plus(now, GRANT_LEASE.toMillis()), more, lastToken, fenceEnd, releasedBy);
+		return new InMemoryLockState(head, plus(now, GRANT_LEASE.toMillis()), more, token, fenceEnd(now), releasedBy);
 	}
 
 	@Override
 	public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal) {
+		return handOver(key, owner, newOwner, leaseMillis, mayStayLocal, null);
+	}
+
+	@Override
+	public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal,
+			@Nullable String newOwnerQueuedAs) {
 		InMemoryArguments.check(key, owner, leaseMillis);
 		InMemoryArguments.checkOwner("newOwner", newOwner);
 		Instant now = now();
@@ -241,14 +280,17 @@ public final class InMemoryLockStore implements LockStore {
 				reply.value = owner.equals(lastReleasedBy(state, now)) ? Released.INSTANCE : NotOwned.INSTANCE;
 				return unlessForgettable(state, now);
 			}
-			String head = state.contended() ? this.fairQueues.liveHead(key, now.toEpochMilli()) : null;
-			if (state.contended() && (!mayStayLocal || head != null)) {
+			if (state.contended() && !mayStayLocal) {
 				reply.value = Released.INSTANCE;
+				String head = this.fairQueues.liveHead(key, now.toEpochMilli());
 				if (head != null) {
 					return granted(key, state, head, owner, now, reply);
 				}
 				reply.announce = true;
 				return unlessForgettable(state.releasedNowBy(owner), now);
+			}
+			if (newOwnerQueuedAs != null) {
+				this.fairQueues.remove(key, newOwnerQueuedAs);
 			}
 			long token = nextToken(state, now);
 			reply.value = new Acquired(token);
@@ -363,7 +405,7 @@ public final class InMemoryLockStore implements LockStore {
 
 	private <T> T announced(String key, InMemoryReply<T> reply) {
 		if (reply.grantedTo != null) {
-			this.announcer.announceGrant(key, reply.grantedTo);
+			this.announcer.announceGrant(key, reply.grantedTo, reply.grantToken);
 		}
 		else if (reply.announce) {
 			this.announcer.announce(key);

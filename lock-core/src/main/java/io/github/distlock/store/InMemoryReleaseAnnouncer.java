@@ -31,9 +31,9 @@ final class InMemoryReleaseAnnouncer {
 	}
 
 	/** Tells every open subscription of a grant to {@code owner}. */
-	void announceGrant(String key, String owner) {
+	void announceGrant(String key, String owner, long fencingToken) {
 		for (Subscription subscription : this.subscriptions) {
-			subscription.announceGrant(key, owner);
+			subscription.announceGrant(key, owner, fencingToken);
 		}
 	}
 
@@ -70,12 +70,12 @@ final class InMemoryReleaseAnnouncer {
 			}
 		}
 
-		void announceGrant(String key, String owner) {
+		void announceGrant(String key, String owner, long fencingToken) {
 			if (this.closed) {
 				return;
 			}
 			try {
-				this.listener.granted(key, owner);
+				this.listener.granted(key, owner, fencingToken);
 			}
 			catch (RuntimeException ex) {
 				logger.warn("A release listener failed on lock key '" + LogSafe.text(key) + "'", ex);

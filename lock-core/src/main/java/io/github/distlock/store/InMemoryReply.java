@@ -15,6 +15,9 @@ final class InMemoryReply<T> {
 	/** The owner the lock was granted to, announced after the update. */
 	@Nullable String grantedTo;
 
+	/** The fencing token of that grant. */
+	long grantToken;
+
 	T get() {
 		if (this.value == null) {
 			throw new IllegalStateException("No reply computed");

@@ -1,5 +1,7 @@
 package io.github.distlock.store;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Where the locks live: a handful of atomic, owner-checked operations, written once per
  * backend and held to the same contract by {@code LockStoreContractTests}.
@@ -46,11 +48,18 @@ package io.github.distlock.store;
  * ahead of it. A release (or a hand-over that releases) of a contended lock whose queue
  * has a live entry does not free the lock: it <em>grants</em> it to the head of the
  * queue, setting that owner as holder with the store's short grant lease, and announces
- * the grant ({@link ReleaseListener#granted}). The granted owner claims it with its next
- * fair acquire, which resets the lease to the one asked for and answers {@link Acquired}
- * with a fencing token greater than every earlier one; a granted owner that gave up or
- * died meanwhile keeps the lock no longer than the grant lease. A release by an owner
- * that does not hold the lock withdraws that owner from the queue.
+ * the grant with the fencing token it computed for that owner, by the same rule as every
+ * acquisition (greater than every token handed out before for the key):
+ * {@link ReleaseListener#granted(String, String, long)}. The granted owner holds the lock
+ * from then on; it may also claim it with its next fair acquire (a waiter that missed the
+ * announcement does), which resets the lease to the one asked for and answers
+ * {@link Acquired} with a still greater token. A granted owner that gave up or died
+ * meanwhile keeps the lock no longer than the grant lease. A release by an owner that
+ * does not hold the lock withdraws that owner from the queue. A store that grants
+ * ({@link #grantLeaseMillis()} &gt; 0) queues waiters of the default mode in the same
+ * queue ({@link #acquire(String, String, long, long)}), so that a release hands the lock
+ * to another instance's waiter as a grant too; unlike fair ones, they pass nobody to a
+ * free lock.
  */
 public interface LockStore {
 
@@ -67,9 +76,10 @@ public interface LockStore {
 	 * <p>
 	 * When the lock is held by another owner, the store remembers that somebody is
 	 * waiting (so that the release of this lock is announced to {@link ReleaseListener}s)
-	 * and answers how long the holder's lease still runs. A replay, finding the lock held
-	 * by {@code owner}, answers {@link Acquired} again, with a new, greater fencing
-	 * token.
+	 * and answers how long the holder's lease still runs. Finding the lock held by
+	 * {@code owner} (a replay, or a lock granted to it, see
+	 * {@link #acquire(String, String, long, long)}) answers {@link Acquired} again, with
+	 * a new, greater fencing token, the lease reset to {@code leaseMillis}.
 	 * @param key the lock's key
 	 * @param owner a fresh owner token for this acquisition
 	 * @param leaseMillis the lease, at least 1
@@ -77,6 +87,28 @@ public interface LockStore {
 	 * waiting for replicas) or {@link Unknown}
 	 */
 	AcquireReply acquire(String key, String owner, long leaseMillis);
+
+	/**
+	 * {@link #acquire(String, String, long)} for an owner that waits on when refused
+	 * (default, unfair mode): a free lock is taken at once, whoever is queued; a lock
+	 * held by another owner is refused as there, and a store that
+	 * {@linkplain #grantLeaseMillis() grants} then also queues {@code owner} in the
+	 * lock's fair queue for {@code waitMillis} from now (or lets it keep its place), so
+	 * that the holder's release grants it the lock as it would a fair waiter. The same
+	 * owner token is sent for every attempt of one acquisition, so that a grant to it can
+	 * be held or claimed; an acquisition that ends without the lock withdraws with an
+	 * owner-checked {@link #release}, which also passes on a grant it got meanwhile.
+	 * <p>
+	 * The default ignores {@code waitMillis}: a store that does not grant queues nobody.
+	 * @param key the lock's key
+	 * @param owner the owner token of this acquisition, the same for all its attempts
+	 * @param leaseMillis the lease, at least 1
+	 * @param waitMillis how long the queue entry lives from now, 0 for none
+	 * @return as {@link #acquire(String, String, long)}
+	 */
+	default AcquireReply acquire(String key, String owner, long leaseMillis, long waitMillis) {
+		return acquire(key, owner, leaseMillis);
+	}
 
 	/**
 	 * Acquires the lock for {@code owner} first come, first served: only if nobody holds
@@ -110,6 +142,20 @@ public interface LockStore {
 	}
 
 	/**
+	 * How long a lock granted to the head of its fair queue by a release is that owner's
+	 * before the owner resets its lease (the lease the grant is written with). A store
+	 * answering more than 0 grants to waiters of the default mode too: it implements
+	 * {@link #acquire(String, String, long, long)} and
+	 * {@link #handOver(String, String, String, long, boolean, String)}.
+	 * @return the grant lease in milliseconds, or 0 when the store never grants (then
+	 * waiters of the default mode are not queued, and every granted fair waiter claims
+	 * its grant before it counts as held)
+	 */
+	default long grantLeaseMillis() {
+		return 0;
+	}
+
+	/**
 	 * Passes the lock from {@code owner} to {@code newOwner} with a new lease and fencing
 	 * token, atomically and without freeing it in between, so that no other instance can
 	 * take it.
@@ -129,6 +175,30 @@ public interface LockStore {
 	 * neither owner holds it) or {@link Unknown}
 	 */
 	HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal);
+
+	/**
+	 * {@link #handOver(String, String, String, long, boolean)} to a waiter queued in the
+	 * lock's fair queue as {@code newOwnerQueuedAs} (see
+	 * {@link #acquire(String, String, long, long)}): a hand-over also withdraws that
+	 * queue entry, so that no later release grants the lock to an owner nobody waits as
+	 * any more. Queued waiters of other instances do not keep a lock that
+	 * {@code mayStayLocal} from being handed over.
+	 * <p>
+	 * The default ignores {@code newOwnerQueuedAs}: a store that does not grant queues
+	 * nobody.
+	 * @param key the lock's key
+	 * @param owner the current owner token
+	 * @param newOwner a fresh owner token for the new holder
+	 * @param leaseMillis the new holder's lease, at least 1
+	 * @param mayStayLocal whether the lock may be handed over although wanted elsewhere
+	 * @param newOwnerQueuedAs the owner token the new holder is queued under, or
+	 * {@code null}
+	 * @return as {@link #handOver(String, String, String, long, boolean)}
+	 */
+	default HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal,
+			@Nullable String newOwnerQueuedAs) {
+		return handOver(key, owner, newOwner, leaseMillis, mayStayLocal);
+	}
 
 	/**
 	 * Releases the lock if {@code owner} holds it, atomically, and announces the release

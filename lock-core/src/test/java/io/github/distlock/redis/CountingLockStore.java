@@ -1,5 +1,7 @@
 package io.github.distlock.redis;
 
+import java.util.function.Supplier;
+
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -72,8 +74,17 @@ final class CountingLockStore extends ForwardingLockStore {
 
 	@Override
 	public AcquireReply acquire(String key, String owner, long leaseMillis) {
+		return counted(key, () -> super.acquire(key, owner, leaseMillis));
+	}
+
+	@Override
+	public AcquireReply acquire(String key, String owner, long leaseMillis, long waitMillis) {
+		return counted(key, () -> super.acquire(key, owner, leaseMillis, waitMillis));
+	}
+
+	private AcquireReply counted(String key, Supplier<AcquireReply> acquire) {
 		this.attempts.incrementAndGet();
-		AcquireReply reply = super.acquire(key, owner, leaseMillis);
+		AcquireReply reply = acquire.get();
 		if (reply instanceof HeldByOther) {
 			this.announcementsAtRefusal.put(key, announcements(key));
 			this.onRefused.accept(key);

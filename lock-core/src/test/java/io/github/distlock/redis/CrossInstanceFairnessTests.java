@@ -22,6 +22,7 @@ import io.github.distlock.store.LockStore;
 import io.github.distlock.store.ReleaseReply;
 import io.github.distlock.store.Released;
 import io.github.distlock.testsupport.RedisServerExtension;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -233,7 +234,15 @@ class CrossInstanceFairnessTests {
 
 		@Override
 		public AcquireReply acquire(String key, String owner, long leaseMillis) {
-			AcquireReply reply = super.acquire(key, owner, leaseMillis);
+			return countRefusal(super.acquire(key, owner, leaseMillis));
+		}
+
+		@Override
+		public AcquireReply acquire(String key, String owner, long leaseMillis, long waitMillis) {
+			return countRefusal(super.acquire(key, owner, leaseMillis, waitMillis));
+		}
+
+		private AcquireReply countRefusal(AcquireReply reply) {
 			if (reply instanceof HeldByOther) {
 				this.turnedAway.incrementAndGet();
 			}
@@ -243,7 +252,17 @@ class CrossInstanceFairnessTests {
 		@Override
 		public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis,
 				boolean mayStayLocal) {
-			HandOverReply reply = super.handOver(key, owner, newOwner, leaseMillis, mayStayLocal);
+			return countStayed(mayStayLocal, super.handOver(key, owner, newOwner, leaseMillis, mayStayLocal));
+		}
+
+		@Override
+		public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal,
+				@Nullable String newOwnerQueuedAs) {
+			return countStayed(mayStayLocal,
+					super.handOver(key, owner, newOwner, leaseMillis, mayStayLocal, newOwnerQueuedAs));
+		}
+
+		private HandOverReply countStayed(boolean mayStayLocal, HandOverReply reply) {
 			if (!mayStayLocal && reply instanceof Acquired) {
 				this.notWanted.incrementAndGet();
 			}

@@ -72,6 +72,15 @@ final class ReleaseAuditingStore extends ForwardingLockStore {
 	}
 
 	@Override
+	public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal,
+			@Nullable String newOwnerQueuedAs) {
+		Read before = read(key);
+		HandOverReply reply = super.handOver(key, owner, newOwner, leaseMillis, mayStayLocal, newOwnerQueuedAs);
+		audit(before, owner, reply instanceof Acquired || reply instanceof Released, reply instanceof NotOwned);
+		return reply;
+	}
+
+	@Override
 	public ReleaseReply release(String key, String owner) {
 		Read before = read(key);
 		ReleaseReply reply = super.release(key, owner);

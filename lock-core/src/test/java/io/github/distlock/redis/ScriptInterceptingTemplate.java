@@ -22,7 +22,10 @@ final class ScriptInterceptingTemplate extends StringRedisTemplate {
 		super(connectionFactory);
 	}
 
-	/** From now on, {@code script} run by {@code thread} goes through {@code around}. */
+	/**
+	 * From now on, {@code script} run by {@code thread} goes through {@code around}
+	 * ({@link LockScripts#ACQUIRE} stands for every acquire script).
+	 */
 	void intercept(Thread thread, RedisScript<?> script, Around around) {
 		this.interceptions.put(thread, new Interception(script, around));
 	}
@@ -37,7 +40,7 @@ final class ScriptInterceptingTemplate extends StringRedisTemplate {
 	public <T> T execute(RedisCallback<T> action, boolean exposeConnection, boolean pipeline) {
 		Interception interception = this.interceptions.get(Thread.currentThread());
 		if (interception != null && action instanceof LockScriptCallback lockScript
-				&& lockScript.call().script() == interception.script) {
+				&& interception.matches(lockScript.call().script())) {
 			return (T) interception.around.run(() -> super.execute(action, exposeConnection, pipeline));
 		}
 		return super.execute(action, exposeConnection, pipeline);
@@ -52,6 +55,17 @@ final class ScriptInterceptingTemplate extends StringRedisTemplate {
 	}
 
 	private record Interception(RedisScript<?> script, Around around) {
+
+		/**
+		 * The script itself; for {@link LockScripts#ACQUIRE}, also the acquire of a
+		 * waiter that queues ({@link LockScripts#ACQUIRE_QUEUED}): both are the
+		 * acquisition's attempts.
+		 */
+		boolean matches(RedisScript<?> called) {
+			return called == this.script
+					|| (this.script == LockScripts.ACQUIRE && called == LockScripts.ACQUIRE_QUEUED);
+		}
+
 	}
 
 }

@@ -173,8 +173,11 @@ class WaiterExitTests {
 					behind[b].start();
 					awaitParked(behind[b]);
 				}
-				foreign.close();
+				// The head's failing attempt is its fallback re-check (within about a
+				// second): a release would grant it the lock without an attempt.
 				head.join(20_000);
+				assertThat(head.isAlive()).isFalse();
+				foreign.close();
 				for (Thread thread : behind) {
 					thread.join(20_000);
 					assertThat(thread.isAlive()).isFalse();

@@ -141,6 +141,63 @@ public abstract class FairLockStoreContractTests {
 	}
 
 	@Test
+	void everyGrantCarriesAFencingTokenGreaterThanEveryEarlierOneAndTheGrantedOwnerHoldsTheLock() throws Exception {
+		BlockingQueue<String> grants = new LinkedBlockingQueue<>();
+		ReleaseNotifications notifications = this.store.subscribe(new ReleaseListener() {
+
+			@Override
+			public void released(String key) {
+			}
+
+			@Override
+			public void granted(String key, String owner, long fencingToken) {
+				grants.add(key + " -> " + owner + " " + fencingToken);
+			}
+
+		});
+		try {
+			assertThat(notifications.ensureActive(this.key, deadline())).isTrue();
+			String earlier = owner();
+			long earlierToken = acquired(earlier);
+			assertThat(this.store.release(this.key, earlier)).isEqualTo(Released.INSTANCE);
+			String holder = owner();
+			long holderToken = acquired(holder);
+			String first = owner();
+			String second = owner();
+			String third = owner();
+			queued(first);
+			queued(second);
+			queued(third);
+
+			// Granted by a release.
+			assertThat(this.store.release(this.key, holder)).isEqualTo(Released.INSTANCE);
+			long firstToken = grantedToken(grants, first);
+			assertThat(firstToken).isGreaterThan(holderToken).isGreaterThan(earlierToken);
+			// The granted owner holds the lock without claiming it: it resets its lease
+			// (as the engine confirms a grant) and hands it over.
+			assertThat(this.store.extend(this.key, first, LONG)).isEqualTo(Extended.INSTANCE);
+			assertThat(this.store.remainingLeaseMillis(this.key)).isGreaterThan(GRANT_LEASE_MILLIS);
+
+			// Granted by a hand-over that releases (it may not stay local).
+			assertThat(this.store.handOver(this.key, first, owner(), LONG, false)).isEqualTo(Released.INSTANCE);
+			long secondToken = grantedToken(grants, second);
+			assertThat(secondToken).isGreaterThan(firstToken);
+
+			// Granted by a fair acquire finding the lock free: its holder died.
+			letLeaseRunOut(this.key);
+			queued(owner());
+			long thirdToken = grantedToken(grants, third);
+			assertThat(thirdToken).isGreaterThan(secondToken);
+			// A claim of the grant gets a greater token still.
+			assertThat(acquiredFairly(third)).isGreaterThan(thirdToken);
+			assertThat(grants).isEmpty();
+		}
+		finally {
+			notifications.close();
+		}
+	}
+
+	@Test
 	void aFairAcquireNeverPassesALiveQueueEntryAndGrantsTheFreeLockToItsHead() {
 		String holder = owner();
 		acquired(holder);
@@ -226,13 +283,115 @@ public abstract class FairLockStoreContractTests {
 	}
 
 	@Test
-	void aContendedHandOverWithAFairWaiterQueuedGrantsTheLockInstead() {
+	void aContendedHandOverThatMayNotStayLocalGrantsTheLockToTheQueuedWaiter() {
 		String holder = owner();
 		acquired(holder);
 		String waiter = owner();
 		queued(waiter);
-		assertThat(this.store.handOver(this.key, holder, owner(), LONG, true)).isEqualTo(Released.INSTANCE);
+		assertThat(this.store.handOver(this.key, holder, owner(), LONG, false)).isEqualTo(Released.INSTANCE);
 		acquiredFairly(waiter);
+	}
+
+	@Test
+	void aHandOverThatMayStayLocalPassesTheQueuedWaitersOfOtherInstances() {
+		String holder = owner();
+		acquired(holder);
+		String elsewhere = owner();
+		queued(elsewhere);
+		String successor = owner();
+		assertThat(this.store.handOver(this.key, holder, successor, LONG, true)).isInstanceOf(Acquired.class);
+		// Still queued: the successor's release grants it the lock.
+		assertThat(this.store.release(this.key, successor)).isEqualTo(Released.INSTANCE);
+		acquiredFairly(elsewhere);
+	}
+
+	@Test
+	void aWaiterOfTheDefaultModeIsQueuedAndGrantedTheLockWithAFencingToken() throws Exception {
+		BlockingQueue<String> grants = new LinkedBlockingQueue<>();
+		ReleaseNotifications notifications = this.store.subscribe(new ReleaseListener() {
+
+			@Override
+			public void released(String key) {
+			}
+
+			@Override
+			public void granted(String key, String owner, long fencingToken) {
+				grants.add(key + " -> " + owner + " " + fencingToken);
+			}
+
+		});
+		try {
+			assertThat(notifications.ensureActive(this.key, deadline())).isTrue();
+			String holder = owner();
+			long holderToken = acquired(holder);
+			String waiter = owner();
+			// Refused without a wait: not queued. With one: queued.
+			assertThat(this.store.acquire(this.key, waiter, LONG, 0)).isInstanceOf(HeldByOther.class);
+			assertThat(this.store.acquire(this.key, waiter, LONG, LONG)).isInstanceOf(HeldByOther.class);
+			assertThat(this.store.release(this.key, holder)).isEqualTo(Released.INSTANCE);
+			long grantToken = grantedToken(grants, waiter);
+			assertThat(grantToken).isGreaterThan(holderToken);
+			assertThat(this.store.remainingLeaseMillis(this.key)).isBetween(0L, GRANT_LEASE_MILLIS);
+			// A claim (here without a wait, as an attempt at the deadline) resets the
+			// lease
+			// to the one asked for.
+			AcquireReply claim = this.store.acquire(this.key, waiter, LONG, 0);
+			assertThat(claim).isInstanceOfSatisfying(Acquired.class,
+					(acquired) -> assertThat(acquired.fencingToken()).isGreaterThan(grantToken));
+			assertThat(this.store.remainingLeaseMillis(this.key)).isGreaterThan(GRANT_LEASE_MILLIS);
+			assertThat(this.store.release(this.key, waiter)).isEqualTo(Released.INSTANCE);
+			assertThat(this.store.remainingLeaseMillis(this.key)).isEqualTo(-1);
+		}
+		finally {
+			notifications.close();
+		}
+	}
+
+	@Test
+	void aFreeLockIsTakenAtOnceByAQueuedWaiterOfTheDefaultModeAndItsReleaseGrantsItOn() {
+		String holder = owner();
+		acquired(holder);
+		String first = owner();
+		String second = owner();
+		assertThat(this.store.acquire(this.key, first, LONG, 10 * LONG)).isInstanceOf(HeldByOther.class);
+		assertThat(this.store.acquire(this.key, second, LONG, 10 * LONG)).isInstanceOf(HeldByOther.class);
+		// The holder died: the free lock goes to whoever asks first, here the second.
+		letLeaseRunOut(this.key);
+		assertThat(this.store.acquire(this.key, second, LONG, 10 * LONG)).isInstanceOf(Acquired.class);
+		// Flagged while the first is queued: the release grants it the lock.
+		assertThat(this.store.release(this.key, second)).isEqualTo(Released.INSTANCE);
+		assertThat(this.store.remainingLeaseMillis(this.key)).isBetween(0L, GRANT_LEASE_MILLIS);
+		assertThat(this.store.acquire(this.key, first, LONG, 10 * LONG)).isInstanceOf(Acquired.class);
+		// The second's entry went with its acquisition: nobody is granted the lock.
+		assertThat(this.store.release(this.key, first)).isEqualTo(Released.INSTANCE);
+		assertThat(this.store.remainingLeaseMillis(this.key)).isEqualTo(-1);
+	}
+
+	@Test
+	void aHandOverToAQueuedWaiterWithdrawsItsQueueEntry() {
+		String holder = owner();
+		acquired(holder);
+		String queuedAs = owner();
+		assertThat(this.store.acquire(this.key, queuedAs, LONG, LONG)).isInstanceOf(HeldByOther.class);
+		String successor = owner();
+		assertThat(this.store.handOver(this.key, holder, successor, LONG, true, queuedAs)).isInstanceOf(Acquired.class);
+		// Not granted to the withdrawn entry: free.
+		assertThat(this.store.release(this.key, successor)).isEqualTo(Released.INSTANCE);
+		assertThat(this.store.remainingLeaseMillis(this.key)).isEqualTo(-1);
+	}
+
+	@Test
+	void aDefaultModeWaiterThatGivesUpWithdrawsAndHandsOnAGrant() {
+		String holder = owner();
+		acquired(holder);
+		String gaveUp = owner();
+		String next = owner();
+		assertThat(this.store.acquire(this.key, gaveUp, LONG, LONG)).isInstanceOf(HeldByOther.class);
+		assertThat(this.store.acquire(this.key, next, LONG, LONG)).isInstanceOf(HeldByOther.class);
+		assertThat(this.store.release(this.key, holder)).isEqualTo(Released.INSTANCE);
+		// Granted to gaveUp, which withdraws: the lock goes on to the next in line.
+		assertThat(this.store.release(this.key, gaveUp)).isEqualTo(Released.INSTANCE);
+		assertThat(this.store.acquire(this.key, next, LONG, LONG)).isInstanceOf(Acquired.class);
 	}
 
 	@Test
@@ -269,6 +428,13 @@ public abstract class FairLockStoreContractTests {
 	/** Queued for longer than any lease of a test, which may run out before. */
 	private void queued(String owner) {
 		assertThat(this.store.acquireFair(this.key, owner, LONG, 10 * LONG)).isInstanceOf(HeldByOther.class);
+	}
+
+	private long grantedToken(BlockingQueue<String> grants, String owner) throws InterruptedException {
+		String grant = grants.poll(NOTIFICATION_WAIT_SECONDS, TimeUnit.SECONDS);
+		String prefix = this.key + " -> " + owner + " ";
+		assertThat(grant).startsWith(prefix);
+		return Long.parseLong(grant.substring(prefix.length()));
 	}
 
 	private void refusedUnfairly() {

@@ -1,5 +1,7 @@
 package io.github.distlock.store;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A {@link LockStore} that passes every operation to another, for the test decorators
  * that count or audit some of them: a decorator overrides only what it observes and calls
@@ -37,6 +39,11 @@ public abstract class ForwardingLockStore implements LockStore {
 	}
 
 	@Override
+	public AcquireReply acquire(String key, String owner, long leaseMillis, long waitMillis) {
+		return this.delegate.acquire(key, owner, leaseMillis, waitMillis);
+	}
+
+	@Override
 	public AcquireReply acquireFair(String key, String owner, long leaseMillis, long waitMillis) {
 		return this.delegate.acquireFair(key, owner, leaseMillis, waitMillis);
 	}
@@ -49,6 +56,17 @@ public abstract class ForwardingLockStore implements LockStore {
 	@Override
 	public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal) {
 		return this.delegate.handOver(key, owner, newOwner, leaseMillis, mayStayLocal);
+	}
+
+	@Override
+	public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal,
+			@Nullable String newOwnerQueuedAs) {
+		return this.delegate.handOver(key, owner, newOwner, leaseMillis, mayStayLocal, newOwnerQueuedAs);
+	}
+
+	@Override
+	public long grantLeaseMillis() {
+		return this.delegate.grantLeaseMillis();
 	}
 
 	@Override

@@ -1,0 +1,36 @@
+package io.github.distlock.core;
+
+/**
+ * An acquisition of the default mode on a store that grants
+ * ({@link io.github.distlock.store.LockStore#grantLeaseMillis()} &gt; 0): one owner token
+ * for all its attempts, under which its thread, while it is the local head, waits queued
+ * in the store, so that the holder's release grants it the lock (see
+ * {@link LockAcquirer}).
+ */
+final class QueuedAcquisition {
+
+	/** The owner token of every attempt, and of the queue entry. */
+	final String owner;
+
+	/** When a grant announced to {@link #owner} ends at the latest. */
+	final GrantWindow grants;
+
+	/**
+	 * Whether an attempt that queues was sent (it may have been applied): the queue entry
+	 * is withdrawn when the acquisition ends without holding under {@link #owner}. Its
+	 * thread's only.
+	 */
+	boolean queued;
+
+	/**
+	 * Set by the local hand-over that gave the lock to this acquisition's waiter: the
+	 * store withdrew the queue entry with it.
+	 */
+	volatile boolean withdrawnByHandOver;
+
+	QueuedAcquisition(String owner, long grantLeaseNanos) {
+		this.owner = owner;
+		this.grants = new GrantWindow(grantLeaseNanos);
+	}
+
+}
