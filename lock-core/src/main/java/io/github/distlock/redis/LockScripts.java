@@ -3,9 +3,9 @@ package io.github.distlock.redis;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * The Lua scripts behind every lock operation. Each is atomic on the Redis server; Spring
- * Data Redis runs them by {@code EVALSHA} and falls back to {@code EVAL} after a
- * {@code SCRIPT FLUSH}.
+ * The Lua scripts behind every lock operation. Each is atomic on the Redis server;
+ * {@link LockScriptCallback} runs them by {@code EVALSHA} and falls back to {@code EVAL}
+ * after a {@code SCRIPT FLUSH}.
  * <p>
  * Lock key value: the owner token, with a trailing {@code +} once somebody failed to
  * acquire it (the "contended" flag). Only a release of a flagged lock publishes on the
@@ -50,7 +50,6 @@ import org.springframework.data.redis.core.script.RedisScript;
  */
 final class LockScripts {
 
-	/** Sets KEYS[2] to the next fencing token and leaves it in local {@code token}. */
 	/**
 	 * The owner check, written once and defined at the start of every script that needs
 	 * it: a lock key holds its owner token, or the token with the contended flag
@@ -109,6 +108,7 @@ final class LockScripts {
 				""";
 	}
 
+	/** Sets KEYS[2] to the next fencing token and leaves it in local {@code token}. */
 	private static final String NEXT_FENCING_TOKEN = """
 			local now = redis.call('time')
 			local token = tonumber(now[1]) * 1000000 + tonumber(now[2])
