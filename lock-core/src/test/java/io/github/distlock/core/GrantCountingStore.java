@@ -10,12 +10,11 @@ import io.github.distlock.store.AcquireReply;
 import io.github.distlock.store.Acquired;
 import io.github.distlock.store.ExtendReply;
 import io.github.distlock.store.Extended;
-import io.github.distlock.store.HandOverReply;
+import io.github.distlock.store.ForwardingLockStore;
 import io.github.distlock.store.LockStore;
 import io.github.distlock.store.ReleaseListener;
 import io.github.distlock.store.ReleaseNotifications;
 import io.github.distlock.store.ReleaseReply;
-import org.jspecify.annotations.Nullable;
 
 /**
  * One instance's view of a shared {@link LockStore} that grants: passes everything on
@@ -26,9 +25,7 @@ import org.jspecify.annotations.Nullable;
  * through this view), before a lease reset, and before a grant announcement reaches the
  * engine, or drop grant announcements (as a lost message).
  */
-public final class GrantCountingStore implements LockStore {
-
-	private final LockStore delegate;
+public final class GrantCountingStore extends ForwardingLockStore {
 
 	private final AtomicLong fairAcquires = new AtomicLong();
 
@@ -65,7 +62,7 @@ public final class GrantCountingStore implements LockStore {
 	 * @param delegate the shared store
 	 */
 	public GrantCountingStore(LockStore delegate) {
-		this.delegate = delegate;
+		super(delegate);
 	}
 
 	long fairAcquires() {
@@ -111,11 +108,6 @@ public final class GrantCountingStore implements LockStore {
 	}
 
 	@Override
-	public String key(String lockId) {
-		return this.delegate.key(lockId);
-	}
-
-	@Override
 	public AcquireReply acquire(String key, String owner, long leaseMillis) {
 		return acquire(key, owner, leaseMillis, 0);
 	}
@@ -126,7 +118,7 @@ public final class GrantCountingStore implements LockStore {
 		if (this.grantedOwners.contains(owner)) {
 			this.claimsAfterGrant.incrementAndGet();
 		}
-		return this.delegate.acquire(key, owner, leaseMillis, waitMillis);
+		return delegate().acquire(key, owner, leaseMillis, waitMillis);
 	}
 
 	@Override
@@ -136,7 +128,7 @@ public final class GrantCountingStore implements LockStore {
 			this.claimsAfterGrant.incrementAndGet();
 		}
 		this.beforeFairAcquire.accept(call);
-		AcquireReply reply = this.delegate.acquireFair(key, owner, leaseMillis, waitMillis);
+		AcquireReply reply = delegate().acquireFair(key, owner, leaseMillis, waitMillis);
 		if (reply instanceof Acquired acquired) {
 			this.lastAcquiredToken.set(acquired.fencingToken());
 		}
@@ -145,36 +137,15 @@ public final class GrantCountingStore implements LockStore {
 	}
 
 	@Override
-	public boolean supportsFairLocks() {
-		return this.delegate.supportsFairLocks();
-	}
-
-	@Override
-	public long grantLeaseMillis() {
-		return this.delegate.grantLeaseMillis();
-	}
-
-	@Override
-	public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal) {
-		return handOver(key, owner, newOwner, leaseMillis, mayStayLocal, null);
-	}
-
-	@Override
-	public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal,
-			@Nullable String newOwnerQueuedAs) {
-		return this.delegate.handOver(key, owner, newOwner, leaseMillis, mayStayLocal, newOwnerQueuedAs);
-	}
-
-	@Override
 	public ReleaseReply release(String key, String owner) {
 		this.beforeRelease.accept(owner);
-		return this.delegate.release(key, owner);
+		return delegate().release(key, owner);
 	}
 
 	@Override
 	public ExtendReply extend(String key, String owner, long leaseMillis) {
 		this.beforeExtend.accept(owner);
-		ExtendReply reply = this.delegate.extend(key, owner, leaseMillis);
+		ExtendReply reply = delegate().extend(key, owner, leaseMillis);
 		if (reply instanceof Extended) {
 			this.leasesReset.incrementAndGet();
 		}
@@ -182,18 +153,8 @@ public final class GrantCountingStore implements LockStore {
 	}
 
 	@Override
-	public long remainingLeaseMillis(String key) {
-		return this.delegate.remainingLeaseMillis(key);
-	}
-
-	@Override
-	public void verify() {
-		this.delegate.verify();
-	}
-
-	@Override
 	public ReleaseNotifications subscribe(ReleaseListener listener) {
-		return this.delegate.subscribe(new ReleaseListener() {
+		return delegate().subscribe(new ReleaseListener() {
 
 			@Override
 			public void released(String key) {
