@@ -192,11 +192,7 @@ final class FairAcquirer {
 		HeldLock held = new HeldLock(entry, owner, fencingToken, Thread.currentThread(), lease, fixedLeaseNanos == 0,
 				sentAt);
 		held.fair = true;
-		entry.acquiredFromRedis(held);
-		if (!this.releaser.startHolding(held)) {
-			throw new LockNotAcquiredException(entry.lockId,
-					"The LockService shut down while lock '" + LogSafe.text(entry.lockId) + "' was being acquired");
-		}
+		this.releaser.holdAcquired(held);
 		if (logger.isDebugEnabled()) {
 			logger.debug("Acquired lock '" + LogSafe.text(entry.lockId) + "' (fair), fencing token " + fencingToken);
 		}
@@ -218,11 +214,7 @@ final class FairAcquirer {
 		HeldLock held = HeldLock.granted(entry, owner, fencingToken, Thread.currentThread(), lease,
 				fixedLeaseNanos == 0, now, grants.deadlineNanos(lease, now));
 		held.fair = true;
-		entry.acquiredFromRedis(held);
-		if (!this.releaser.startHolding(held)) {
-			throw new LockNotAcquiredException(entry.lockId,
-					"The LockService shut down while lock '" + LogSafe.text(entry.lockId) + "' was being acquired");
-		}
+		this.releaser.holdAcquired(held);
 		if (logger.isDebugEnabled()) {
 			logger.debug("Acquired lock '" + LogSafe.text(entry.lockId) + "' (fair) by a grant, fencing token "
 					+ fencingToken);

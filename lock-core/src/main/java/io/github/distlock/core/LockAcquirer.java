@@ -274,11 +274,7 @@ final class LockAcquirer {
 		entry.dequeue(waiter);
 		HeldLock held = HeldLock.granted(entry, queueing.owner, fencingToken, waiter.thread, lease,
 				waiter.fixedLeaseNanos == 0, now, queueing.grants.deadlineNanos(lease, now));
-		entry.acquiredFromRedis(held);
-		if (!this.releaser.startHolding(held)) {
-			throw new LockNotAcquiredException(entry.lockId,
-					"The LockService shut down while lock '" + LogSafe.text(entry.lockId) + "' was being acquired");
-		}
+		this.releaser.holdAcquired(held);
 		if (logger.isDebugEnabled()) {
 			logger
 				.debug("Acquired lock '" + LogSafe.text(entry.lockId) + "' by a grant, fencing token " + fencingToken);
@@ -418,11 +414,7 @@ final class LockAcquirer {
 		}
 		HeldLock held = new HeldLock(entry, owner, fencingToken, Thread.currentThread(), lease, fixedLeaseNanos == 0,
 				leaseStart);
-		entry.acquiredFromRedis(held);
-		if (!this.releaser.startHolding(held)) {
-			throw new LockNotAcquiredException(entry.lockId,
-					"The LockService shut down while lock '" + LogSafe.text(entry.lockId) + "' was being acquired");
-		}
+		this.releaser.holdAcquired(held);
 		if (logger.isDebugEnabled()) {
 			logger.debug("Acquired lock '" + LogSafe.text(entry.lockId) + "', fencing token " + fencingToken);
 		}

@@ -6,6 +6,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
+import io.github.distlock.LockNotAcquiredException;
 import io.github.distlock.store.ExtendReply;
 import io.github.distlock.store.Extended;
 import io.github.distlock.store.LockStore;
@@ -51,6 +52,21 @@ final class LockReleaser {
 		this.detached = detached;
 		this.stopped = stopped;
 		this.localHandOver = new LocalHandOver(this, store, tokens, losses, leaseNanos, notReplicated);
+	}
+
+	/**
+	 * Makes {@code held}, just acquired from the store (by an attempt or a grant), the
+	 * entry's holder and {@linkplain #startHolding starts holding} it.
+	 * @param held the new hold
+	 * @throws LockNotAcquiredException when the service shut down meanwhile (the lock was
+	 * undone)
+	 */
+	void holdAcquired(HeldLock held) {
+		held.entry.acquiredFromRedis(held);
+		if (!startHolding(held)) {
+			throw new LockNotAcquiredException(held.entry.lockId, "The LockService shut down while lock '"
+					+ LogSafe.text(held.entry.lockId) + "' was being acquired");
+		}
 	}
 
 	/**
