@@ -35,8 +35,9 @@ import org.jspecify.annotations.Nullable;
  * and do nothing.
  * <p>
  * A lock held by a grant (see {@link HeldLock#granted}) has only the store's short grant
- * lease: its lease is confirmed at once, here and not on the caller's path, by the same
- * owner-checked lease reset: an auto-renewed one by a first renewal due now, a fixed one
+ * lease: its lease is confirmed here, not on the caller's path, once a third of what is
+ * left of the grant has passed (a hold released before needs no confirmation), by the
+ * same owner-checked lease reset: an auto-renewed one by its first renewal, a fixed one
  * by one reset to the fixed lease, retried as a renewal is. Finding the lock gone is a
  * loss, reported as any other.
  */
@@ -101,16 +102,12 @@ final class LockRenewer implements AutoCloseable {
 	 */
 	void start(HeldLock held) {
 		if (held.leaseUnconfirmed()) {
+			long delay = confirmationDelay(held);
 			if (held.autoRenewed) {
-				// Run now, not scheduled with no delay: its registration as the lock's
-				// renewal could come after that of the next renewal, which it schedules,
-				// and a release would then cancel the wrong one.
-				if (!this.scheduler.isShutdown()) {
-					this.scheduler.execute(() -> renew(held, 0));
-				}
+				schedule(held, delay, 0);
 			}
 			else {
-				confirmFixedLease(held, 0);
+				confirmFixedLease(held, delay);
 			}
 			return;
 		}
@@ -150,9 +147,26 @@ final class LockRenewer implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * When to confirm the lease of a lock held by a grant: after a third of what is left
+	 * of the grant (at least a quarter of the grant lease is left when a waiter holds by
+	 * a grant, see {@link GrantWindow#holdsLongEnough}), not at once. Most holds end
+	 * before, and their release cancels it: a confirmation at once cost every hand-over a
+	 * command and woke a renewal thread on the 2 cores the new holder's critical section
+	 * was starting on. A third leaves two thirds for the reset and its retries.
+	 */
+	private static long confirmationDelay(HeldLock held) {
+		return Math.max(held.remainingNanos(), 0) / 3;
+	}
+
+	/**
+	 * Schedules {@link #confirmFixedLease(HeldLock)}, registered as the lock's renewal so
+	 * that its release cancels it.
+	 */
 	private void confirmFixedLease(HeldLock held, long delayNanos) {
-		if (!this.scheduler.isShutdown()) {
-			this.scheduler.schedule(() -> confirmFixedLease(held), delayNanos, TimeUnit.NANOSECONDS);
+		if (held.state() == HeldLock.State.HELD && !this.scheduler.isShutdown()) {
+			held.renewal(this.scheduler.schedule(() -> confirmFixedLease(held), delayNanos, TimeUnit.NANOSECONDS),
+					held.renewalGeneration());
 		}
 	}
 

@@ -31,12 +31,13 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A fair waiter whose grant is announced holds the lock at once, with the grant's fencing
- * token and no claim round trip, and has its lease confirmed off its path; the races
- * around a grant (the waiter's own attempt in flight, a waiter giving up or interrupted,
- * a lost announcement, a grant taken away before its confirmation) each end with one
- * holder at most and nothing stuck. One engine (this instance) on an in-memory store
- * shared with a holder of "another instance" that acquires and releases directly; the
- * engine's store calls are counted.
+ * token and no claim round trip, and has its lease confirmed off its path (a hold
+ * released before that is due needs no confirmation); the races around a grant (the
+ * waiter's own attempt in flight, a waiter giving up or interrupted, a lost announcement,
+ * a grant taken away before its confirmation) each end with one holder at most and
+ * nothing stuck. One engine (this instance) on an in-memory store shared with a holder of
+ * "another instance" that acquires and releases directly; the engine's store calls are
+ * counted.
  */
 class FairGrantTests {
 
@@ -106,6 +107,53 @@ class FairGrantTests {
 				this.counted.leasesReset());
 		assertThat(this.counted.grantsAnnounced()).isEqualTo(rounds);
 		assertThat(this.counted.claimsAfterGrant()).isZero();
+	}
+
+	@Test
+	void aHoldByAGrantReleasedBeforeItsConfirmationIsDueSendsNoLeaseReset() throws Exception {
+		// The confirmation is due once a third of the grant's rest has passed, and a
+		// waiter holds by a grant only with at least a quarter of the grant lease left.
+		long dueAfterNanos = InMemoryLockStore.GRANT_LEASE.toNanos() / 4 / 3;
+		int rounds = 10;
+		int releasedBeforeDue = 0;
+		long resetsOfThoseRounds = 0;
+		for (int round = 0; round < rounds; round++) {
+			boolean fixed = round % 2 == 1;
+			String holder = "holder" + round;
+			acquired(holder);
+			CompletableFuture<Long> heldFor = new CompletableFuture<>();
+			Thread waiter = new Thread(() -> {
+				try {
+					LockHandle handle = this.engine.fair()
+						.tryLock(LOCK_ID, BOUND, fixed ? Duration.ofSeconds(30) : null)
+						.orElseThrow();
+					long heldAt = System.nanoTime();
+					handle.close();
+					heldFor.complete(System.nanoTime() - heldAt);
+				}
+				catch (Throwable ex) {
+					heldFor.completeExceptionally(ex);
+				}
+			}, "fair-waiter");
+			waiter.start();
+			await().atMost(BOUND).until(() -> EngineProbe.isQueuedWaiter(waiter));
+			long resetsBefore = this.counted.leasesReset();
+			assertThat(this.shared.release(this.key, holder)).isEqualTo(Released.INSTANCE);
+			long held = heldFor.get(BOUND.toSeconds(), TimeUnit.SECONDS);
+			assertThat(announcedGrantToken()).isPositive();
+			assertThat(this.shared.remainingLeaseMillis(this.key)).isEqualTo(-1);
+			await().atMost(BOUND).until(() -> this.engine.pendingRenewalTasks() == 0);
+			if (held < dueAfterNanos) {
+				releasedBeforeDue++;
+				resetsOfThoseRounds += this.counted.leasesReset() - resetsBefore;
+			}
+		}
+		System.out.printf(
+				"[fair-grant] %d holds by a grant (auto-renewed and fixed leases), %d released before"
+						+ " their confirmation was due: lease resets sent for those %d%n",
+				rounds, releasedBeforeDue, resetsOfThoseRounds);
+		assertThat(releasedBeforeDue).as("holds released within %d ms", dueAfterNanos / 1_000_000).isPositive();
+		assertThat(resetsOfThoseRounds).isZero();
 	}
 
 	@Test
