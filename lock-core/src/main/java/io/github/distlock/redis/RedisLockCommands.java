@@ -7,14 +7,18 @@ import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * The Redis round trips of the lock, one method per script, on a
- * {@link StringRedisTemplate}. Knows keys and arguments, nothing about local state. A
- * release costs one round trip and one script, which also writes the release receipt (one
- * {@code SET} more inside it). On a Redis Cluster ({@code sharded}) releases are
- * announced on each lock's own shard channel, elsewhere on the one release channel.
+ * {@link StringRedisTemplate}'s Redis (the scripts run as {@link LockScriptRunner} says).
+ * Knows keys and arguments, nothing about local state. A release costs one round trip and
+ * one script, which also writes the release receipt (one {@code SET} more inside it). On
+ * a Redis Cluster ({@code sharded}) releases are announced on each lock's own shard
+ * channel, elsewhere on the one release channel.
  */
 final class RedisLockCommands {
 
 	private final StringRedisTemplate redis;
+
+	/** How the scripts are run: see {@link LockScriptRunner#of}. */
+	private final LockScriptRunner scripts;
 
 	private final String releaseChannel;
 
@@ -54,6 +58,7 @@ final class RedisLockCommands {
 	 */
 	RedisLockCommands(StringRedisTemplate redis, String releaseChannel, long fencingRetentionMillis, boolean sharded) {
 		this.redis = redis;
+		this.scripts = LockScriptRunner.of(redis);
 		this.releaseChannel = releaseChannel;
 		this.sharded = sharded;
 		this.fencingRetentionMillis = Long.toString(fencingRetentionMillis);
@@ -193,19 +198,8 @@ final class RedisLockCommands {
 
 	}
 
-	/**
-	 * Runs {@code call} on the template's connection (see {@link LockScriptCallback}).
-	 */
 	private long run(ScriptCall call) {
-		return run(this.redis.execute(new LockScriptCallback(call), true));
-	}
-
-	private static long run(Long reply) {
-		if (reply == null) {
-			// Only in a pipeline or transaction, which the lock never opens.
-			throw new IllegalStateException("Redis returned no reply to a lock script");
-		}
-		return reply;
+		return this.scripts.run(call);
 	}
 
 }

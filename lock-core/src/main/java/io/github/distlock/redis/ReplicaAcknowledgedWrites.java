@@ -160,13 +160,14 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 	private long eval(StatefulRedisConnection<String, String> node, RedisScript<Long> script, List<String> keys,
 			List<String> args, boolean asking) {
 		RedisAsyncCommands<String, String> commands = node.async();
+		PreparedScript prepared = PreparedScript.of(script);
 		String[] keyArray = keys.toArray(String[]::new);
 		String[] argArray = args.toArray(String[]::new);
 		try {
 			if (asking) {
 				await(commands.asking(), this.commandTimeoutMillis);
 			}
-			return this.<Long>await(commands.evalsha(script.getSha1(), ScriptOutputType.INTEGER, keyArray, argArray),
+			return this.<Long>await(commands.evalsha(prepared.sha1, ScriptOutputType.INTEGER, keyArray, argArray),
 					this.commandTimeoutMillis);
 		}
 		catch (DataAccessException ex) {
@@ -179,8 +180,7 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 			if (asking) {
 				await(commands.asking(), this.commandTimeoutMillis);
 			}
-			return this.<Long>await(
-					commands.eval(script.getScriptAsString(), ScriptOutputType.INTEGER, keyArray, argArray),
+			return this.<Long>await(commands.eval(prepared.text, ScriptOutputType.INTEGER, keyArray, argArray),
 					this.commandTimeoutMillis);
 		}
 	}

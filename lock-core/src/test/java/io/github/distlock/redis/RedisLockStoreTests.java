@@ -3,8 +3,11 @@ package io.github.distlock.redis;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.distlock.store.Acquired;
 import io.github.distlock.store.LockStoreContractTests;
+import io.github.distlock.store.Released;
 import io.github.distlock.store.Unknown;
 import io.github.distlock.testsupport.RedisServerExtension;
 import io.lettuce.core.ClientOptions;
@@ -13,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -24,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 /**
  * What the Redis store does beyond the {@link LockStoreContractTests contract}: failures,
- * keys written by hand, its settings.
+ * keys written by hand, its settings, the connection its scripts run on.
  */
 class RedisLockStoreTests {
 
@@ -87,6 +91,67 @@ class RedisLockStoreTests {
 	}
 
 	@Test
+	void scriptsRunOnTheFactorysSharedConnectionWithoutAConnectionPerCall() {
+		CountingFactory factory = started(new CountingFactory(redis.port()));
+		try {
+			RedisLockStore store = new RedisLockStore(new StringRedisTemplate(factory), RedisLockSettings.defaults());
+			String key = store.key("shared");
+			cycles(store, key, 3);
+			int connectionsAfterFirstCycles = factory.connections.get();
+			cycles(store, key, 100);
+			assertThat(factory.connections.get()).isEqualTo(connectionsAfterFirstCycles);
+		}
+		finally {
+			factory.destroy();
+		}
+	}
+
+	@Test
+	void withoutASharedNativeConnectionScriptsRunThroughTheTemplate() {
+		CountingFactory factory = new CountingFactory(redis.port());
+		factory.setShareNativeConnection(false);
+		started(factory);
+		try {
+			RedisLockStore store = new RedisLockStore(new StringRedisTemplate(factory), RedisLockSettings.defaults());
+			String key = store.key("dedicated");
+			int before = factory.connections.get();
+			cycles(store, key, 10);
+			// One connection per script: 10 acquires, 10 releases.
+			assertThat(factory.connections.get() - before).isEqualTo(20);
+		}
+		finally {
+			factory.destroy();
+		}
+	}
+
+	@Test
+	void locksAgainAfterItsConnectionFactoryWasStoppedAndStartedOrReset() {
+		// A paused application context stops and restarts its connection factory, which
+		// closes the shared connection the scripts ran on and opens another.
+		LettuceConnectionFactory factory = factory(redis.port());
+		try {
+			RedisLockStore store = new RedisLockStore(new StringRedisTemplate(factory), RedisLockSettings.defaults());
+			String key = store.key("restarted");
+			cycles(store, key, 2);
+			factory.stop();
+			factory.start();
+			cycles(store, key, 2);
+			factory.resetConnection();
+			cycles(store, key, 2);
+		}
+		finally {
+			factory.destroy();
+		}
+	}
+
+	private static void cycles(RedisLockStore store, String key, int count) {
+		for (int i = 0; i < count; i++) {
+			assertThat(store.acquire(key, "owner" + i, 10_000)).isInstanceOf(Acquired.class);
+			assertThat(store.release(key, "owner" + i)).isEqualTo(Released.INSTANCE);
+		}
+	}
+
+	@Test
 	void badSettingsAreNamed() {
 		StringRedisTemplate template = new StringRedisTemplate();
 		assertThatIllegalArgumentException().isThrownBy(() -> new RedisLockStore(template, "distlock:", Duration.ZERO))
@@ -100,17 +165,39 @@ class RedisLockStoreTests {
 	}
 
 	private static LettuceConnectionFactory factory(int port) {
-		LettuceClientConfiguration client = LettuceClientConfiguration.builder()
+		return started(new LettuceConnectionFactory(new RedisStandaloneConfiguration(redis.host(), port), client()));
+	}
+
+	private static LettuceClientConfiguration client() {
+		return LettuceClientConfiguration.builder()
 			.commandTimeout(Duration.ofSeconds(2))
 			.clientOptions(ClientOptions.builder()
 				.socketOptions(SocketOptions.builder().connectTimeout(Duration.ofSeconds(2)).build())
 				.build())
 			.build();
-		LettuceConnectionFactory factory = new LettuceConnectionFactory(
-				new RedisStandaloneConfiguration(redis.host(), port), client);
+	}
+
+	private static <F extends LettuceConnectionFactory> F started(F factory) {
 		factory.afterPropertiesSet();
 		factory.start();
 		return factory;
+	}
+
+	/** Counts the connections handed out, to the template or anyone else. */
+	private static final class CountingFactory extends LettuceConnectionFactory {
+
+		final AtomicInteger connections = new AtomicInteger();
+
+		CountingFactory(int port) {
+			super(new RedisStandaloneConfiguration(redis.host(), port), client());
+		}
+
+		@Override
+		public RedisConnection getConnection() {
+			this.connections.incrementAndGet();
+			return super.getConnection();
+		}
+
 	}
 
 }
