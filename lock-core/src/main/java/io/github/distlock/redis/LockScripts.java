@@ -28,22 +28,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * replay is recognised unless another owner released the same lock between the first run
  * and the replay.
  * <p>
- * Fair queue ({@code <key>:queue}, a list of owner tokens in arrival order) and its
- * deadlines ({@code <key>:waiting}, a hash owner token &rarr; server time in ms until
- * which the entry lives): written only by {@link #ACQUIRE_FAIR} for a fair waiter that
- * was refused, and by {@link #ACQUIRE_QUEUED} for the local head waiter of an instance
- * (default mode) that was refused, both keys expiring with the latest deadline. An entry
- * whose deadline has passed, or that was withdrawn (its hash field deleted), is dead and
- * dropped when it reaches the head. A release of a contended lock whose queue has a live
- * head <em>grants</em> the lock to it instead of freeing it: the lock key is set to the
- * head's owner token (flagged again if more entries are queued) with the grant lease, the
- * next fencing token is taken for it from the fencing key as for any acquisition, and the
- * grant is announced as {@code <key>\n<owner>\n<fencing token>} (a key never contains a
- * control character, an owner token is hexadecimal), so that the granted waiter holds the
- * lock without another round trip. (Clients before the token was announced sent
- * {@code <key>\n<owner>}; their waiters claim the grant.) Releases of locks that were not
- * contended run no queue command; the others check with {@code EXISTS} first, so that
- * locks nobody waited for run only the commands they ran before queues existed.
+ * Releases and hand-overs of a contended lock grant it to the head of its queue when one
+ * is waiting: see {@link QueueScripts}.
  * <p>
  * The scripts call {@code TIME} and then write, which needs effects replication: Redis 5
  * or later (the default from 5 on; Redis 3.2 and 4 would refuse the writes).
@@ -55,61 +41,12 @@ final class LockScripts {
 	 * it: a lock key holds its owner token, or the token with the contended flag
 	 * appended.
 	 */
-	private static final String OWNS = """
+	static final String OWNS = """
 			local function owns(value, owner) return value == owner or value == owner .. '+' end
 			""";
 
-	/**
-	 * The queue functions of fair locks: {@code live_head} drops dead entries from the
-	 * head of the queue and answers the first live one (or {@code nil}); {@code grant}
-	 * gives the lock to that head with the grant lease and the next fencing token (the
-	 * fencing key's retention passed in ms), and announces both.
-	 */
-	private static String queueFunctions(boolean sharded) {
-		String announce = sharded ? """
-				local function announce(channel, message)
-				  local sent = redis.pcall('spublish', channel, message)
-				  if type(sent) == 'table' and sent.err then redis.call('publish', channel, message) end
-				end
-				""" : """
-				local function announce(channel, message) redis.call('publish', channel, message) end
-				""";
-		return announce + """
-				local function now_ms()
-				  local t = redis.call('time')
-				  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-				end
-				local function live_head(queue, waiting)
-				  if redis.call('exists', queue) == 0 then return nil end
-				  local now = nil
-				  while true do
-				    local head = redis.call('lindex', queue, 0)
-				    if not head then return nil end
-				    now = now or now_ms()
-				    local deadline = tonumber(redis.call('hget', waiting, head))
-				    if deadline and deadline > now then return head end
-				    redis.call('lpop', queue)
-				    if deadline then redis.call('hdel', waiting, head) end
-				  end
-				end
-				local function grant(lock, queue, waiting, head, grant_lease, channel, fence, retention)
-				  redis.call('lpop', queue)
-				  redis.call('hdel', waiting, head)
-				  local more = live_head(queue, waiting) ~= nil
-				  redis.call('set', lock, more and (head .. '+') or head, 'px', grant_lease)
-				  local t = redis.call('time')
-				  local token = tonumber(t[1]) * 1000000 + tonumber(t[2])
-				  local last = tonumber(redis.call('get', fence))
-				  if last and last >= token then token = last + 1 end
-				  token = string.format('%.0f', token)
-				  redis.call('set', fence, token, 'px', retention)
-				  announce(channel, lock .. '\\n' .. head .. '\\n' .. token)
-				end
-				""";
-	}
-
 	/** Sets KEYS[2] to the next fencing token and leaves it in local {@code token}. */
-	private static final String NEXT_FENCING_TOKEN = """
+	static final String NEXT_FENCING_TOKEN = """
 			local now = redis.call('time')
 			local token = tonumber(now[1]) * 1000000 + tonumber(now[2])
 			local last = tonumber(redis.call('get', KEYS[2]))
@@ -123,11 +60,11 @@ final class LockScripts {
 	 * holder's lease, after flagging the lock as contended.
 	 * <p>
 	 * Finding our own token means the lock was granted to this acquisition (whose owner
-	 * token is the same for all its attempts, see {@link #ACQUIRE_QUEUED}), or that this
-	 * is a replay of the same acquire (Lettuce re-sends unanswered commands after a
-	 * reconnect): it counts as acquired, with a new fencing token and the lease reset to
-	 * the one asked for (a grant runs only for the grant lease), instead of leaving a
-	 * lock nobody knows it holds until its lease ends.
+	 * token is the same for all its attempts, see {@link QueueScripts#ACQUIRE_QUEUED}),
+	 * or that this is a replay of the same acquire (Lettuce re-sends unanswered commands
+	 * after a reconnect): it counts as acquired, with a new fencing token and the lease
+	 * reset to the one asked for (a grant runs only for the grant lease), instead of
+	 * leaving a lock nobody knows it holds until its lease ends.
 	 */
 	static final RedisScript<Long> ACQUIRE = RedisScript.of(OWNS + """
 			if redis.call('set', KEYS[1], ARGV[1], 'nx', 'px', ARGV[2]) then
@@ -147,58 +84,16 @@ final class LockScripts {
 			""", Long.class);
 
 	/**
-	 * KEYS: lock, fence, queue, waiting. ARGV: owner, lease ms, fence retention ms, wait
-	 * ms (&gt; 0). {@link #ACQUIRE} for the local head waiter of an instance that waits
-	 * on (default, unfair mode): a free lock is taken at once whoever is queued (its
-	 * queue entry of an earlier attempt, if any, withdrawn, and the lock flagged
-	 * contended while others are queued, so that its release grants it on), a lock
-	 * granted to the owner is claimed as {@link #ACQUIRE} claims it; a lock held by
-	 * another owner is flagged contended and the owner queued at the end of the fair
-	 * queue for ARGV[4] ms (keeping its place if it is queued), so that the holder's
-	 * release grants it the lock. Returns as {@link #ACQUIRE} does.
-	 */
-	static final RedisScript<Long> ACQUIRE_QUEUED = RedisScript.of(OWNS + """
-			local function now_ms()
-			  local t = redis.call('time')
-			  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-			end
-			if redis.call('set', KEYS[1], ARGV[1], 'nx', 'px', ARGV[2]) then
-			  redis.call('hdel', KEYS[4], ARGV[1])
-			  if redis.call('exists', KEYS[3]) == 1 then redis.call('append', KEYS[1], '+') end
-			""" + NEXT_FENCING_TOKEN + """
-			  return token
-			end
-			local current = redis.call('get', KEYS[1])
-			if owns(current, ARGV[1]) then
-			  redis.call('pexpire', KEYS[1], ARGV[2])
-			  redis.call('hdel', KEYS[4], ARGV[1])
-			""" + NEXT_FENCING_TOKEN + """
-			  return token
-			end
-			local wait = tonumber(ARGV[4])
-			local now = now_ms()
-			local deadline = tonumber(redis.call('hget', KEYS[4], ARGV[1]))
-			if not deadline or deadline <= now then redis.call('rpush', KEYS[3], ARGV[1]) end
-			redis.call('hset', KEYS[4], ARGV[1], now + wait)
-			for i = 3, 4 do
-			  if redis.call('pttl', KEYS[i]) < wait then redis.call('pexpire', KEYS[i], wait) end
-			end
-			if string.sub(current, -1) ~= '+' then redis.call('append', KEYS[1], '+') end
-			local ttl = redis.call('pttl', KEYS[1])
-			if ttl < 0 then ttl = tonumber(ARGV[2]) end
-			return -1 - ttl
-			""", Long.class);
-
-	/**
 	 * Frees KEYS[1] and leaves the receipt of owner ARGV[1] in KEYS[receipt] for
 	 * ARGV[ttl] ms; when it was contended, grants it to the live head of the fair queue
 	 * (KEYS[queue], KEYS[queue + 1]) for ARGV[grantLease] ms with the next token of the
 	 * fencing key KEYS[fence] (kept for ARGV[ttl] ms, the fencing retention) if there is
 	 * one, and otherwise announces the release on ARGV[channel]. On a Redis Cluster
-	 * ({@code sharded}, see {@link #queueFunctions}) announcements are {@code SPUBLISH}es
-	 * on the lock's own shard channel; a server without sharded pub/sub answers them with
-	 * an error, caught by {@code pcall}, and a classic {@code PUBLISH} on the same
-	 * channel follows instead, which a cluster broadcasts to every node.
+	 * ({@code sharded}, see {@link QueueScripts#functions}) announcements are
+	 * {@code SPUBLISH}es on the lock's own shard channel; a server without sharded
+	 * pub/sub answers them with an error, caught by {@code pcall}, and a classic
+	 * {@code PUBLISH} on the same channel follows instead, which a cluster broadcasts to
+	 * every node.
 	 */
 	private static String freeWithReceipt(int receipt, int ttl, int channel, int queue, int grantLease, int fence) {
 		return """
@@ -255,23 +150,6 @@ final class LockScripts {
 	static final RedisScript<Long> HAND_OVER_SHARDED = handOver(true);
 
 	/**
-	 * KEYS: lock, fence, queue, waiting. ARGV: owner, lease ms, fence retention ms, wait
-	 * ms (life of the queue entry, 0 for none), grant lease ms, release channel. Acquires
-	 * the lock first come, first served: returns a fencing token (&gt; 0) when the lock
-	 * was granted to the owner (its lease is reset to ARGV[2]; also a replay), or when it
-	 * is free and the owner is the live head of the queue or nobody is queued. Otherwise
-	 * queues the owner (keeping its place if it is queued), flags the lock contended and
-	 * returns {@code -1 - remaining ms} of the holder's lease; a free lock with a live
-	 * head that is somebody else is granted to that head first.
-	 */
-	static final RedisScript<Long> ACQUIRE_FAIR = acquireFair(false);
-
-	/**
-	 * {@link #ACQUIRE_FAIR} on a Redis Cluster: ARGV[6] is the lock's shard channel.
-	 */
-	static final RedisScript<Long> ACQUIRE_FAIR_SHARDED = acquireFair(true);
-
-	/**
 	 * KEYS: lock. ARGV: owner, lease ms. Resets the lease if owned. Returns 1 if
 	 * extended, 0 if not owned. Used for renewal, {@code extend} and to leave a lock in
 	 * place for its minimum hold time.
@@ -286,7 +164,7 @@ final class LockScripts {
 			""", Long.class);
 
 	private static RedisScript<Long> release(boolean sharded) {
-		return RedisScript.of(OWNS + queueFunctions(sharded) + """
+		return RedisScript.of(OWNS + QueueScripts.functions(sharded) + """
 				local current = redis.call('get', KEYS[1])
 				if owns(current, ARGV[1]) then
 				""" + freeWithReceipt(2, 3, 2, 3, 4, 5) + """
@@ -298,49 +176,8 @@ final class LockScripts {
 				""", Long.class);
 	}
 
-	private static RedisScript<Long> acquireFair(boolean sharded) {
-		return RedisScript.of(OWNS + queueFunctions(sharded) + """
-				local current = redis.call('get', KEYS[1])
-				if owns(current, ARGV[1]) then
-				  redis.call('pexpire', KEYS[1], ARGV[2])
-				  redis.call('hdel', KEYS[4], ARGV[1])
-				""" + NEXT_FENCING_TOKEN + """
-				  return token
-				end
-				if not current then
-				  local head = live_head(KEYS[3], KEYS[4])
-				  if not head or head == ARGV[1] then
-				    if head then
-				      redis.call('lpop', KEYS[3])
-				      redis.call('hdel', KEYS[4], head)
-				    end
-				    local more = live_head(KEYS[3], KEYS[4]) ~= nil
-				    redis.call('set', KEYS[1], more and (ARGV[1] .. '+') or ARGV[1], 'px', ARGV[2])
-				""" + NEXT_FENCING_TOKEN + """
-				    return token
-				  end
-				  grant(KEYS[1], KEYS[3], KEYS[4], head, ARGV[5], ARGV[6], KEYS[2], ARGV[3])
-				end
-				local wait = tonumber(ARGV[4])
-				if wait > 0 then
-				  local now = now_ms()
-				  local deadline = tonumber(redis.call('hget', KEYS[4], ARGV[1]))
-				  if not deadline or deadline <= now then redis.call('rpush', KEYS[3], ARGV[1]) end
-				  redis.call('hset', KEYS[4], ARGV[1], now + wait)
-				  for i = 3, 4 do
-				    if redis.call('pttl', KEYS[i]) < wait then redis.call('pexpire', KEYS[i], wait) end
-				  end
-				end
-				current = redis.call('get', KEYS[1])
-				if string.sub(current, -1) ~= '+' then redis.call('append', KEYS[1], '+') end
-				local ttl = redis.call('pttl', KEYS[1])
-				if ttl < 0 then ttl = tonumber(ARGV[2]) end
-				return -1 - ttl
-				""", Long.class);
-	}
-
 	private static RedisScript<Long> handOver(boolean sharded) {
-		return RedisScript.of(OWNS + queueFunctions(sharded) + """
+		return RedisScript.of(OWNS + QueueScripts.functions(sharded) + """
 				local current = redis.call('get', KEYS[1])
 				if owns(current, ARGV[2]) then
 				""" + NEXT_FENCING_TOKEN + """

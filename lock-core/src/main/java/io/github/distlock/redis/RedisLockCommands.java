@@ -88,7 +88,7 @@ final class RedisLockCommands {
 	 * holder
 	 */
 	long acquireQueued(String key, String owner, long leaseMillis, long waitMillis) {
-		return run(new ScriptCall(LockScripts.ACQUIRE_QUEUED,
+		return run(new ScriptCall(QueueScripts.ACQUIRE_QUEUED,
 				List.of(key, LockKeys.fenceKey(key), LockKeys.queueKey(key), LockKeys.waitingKey(key)),
 				List.of(owner, Long.toString(leaseMillis), this.fencingRetentionMillis, Long.toString(waitMillis))));
 	}
@@ -103,7 +103,7 @@ final class RedisLockCommands {
 	 * holder (the owner is then queued for {@code waitMillis})
 	 */
 	long acquireFair(String key, String owner, long leaseMillis, long waitMillis) {
-		return run(new ScriptCall(this.sharded ? LockScripts.ACQUIRE_FAIR_SHARDED : LockScripts.ACQUIRE_FAIR,
+		return run(new ScriptCall(this.sharded ? QueueScripts.ACQUIRE_FAIR_SHARDED : QueueScripts.ACQUIRE_FAIR,
 				List.of(key, LockKeys.fenceKey(key), LockKeys.queueKey(key), LockKeys.waitingKey(key)),
 				List.of(owner, Long.toString(leaseMillis), this.fencingRetentionMillis, Long.toString(waitMillis),
 						this.grantLeaseMillis, channel(key))));

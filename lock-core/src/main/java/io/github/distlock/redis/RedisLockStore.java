@@ -3,11 +3,9 @@ package io.github.distlock.redis;
 import java.time.Duration;
 
 import io.github.distlock.store.AcquireReply;
-import io.github.distlock.store.Acquired;
 import io.github.distlock.store.ExtendReply;
 import io.github.distlock.store.Extended;
 import io.github.distlock.store.HandOverReply;
-import io.github.distlock.store.HeldByOther;
 import io.github.distlock.store.LockStore;
 import io.github.distlock.store.NotOwned;
 import io.github.distlock.store.NotReplicated;
@@ -19,7 +17,6 @@ import io.github.distlock.store.Unknown;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.dao.TransientDataAccessResourceException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -144,24 +141,15 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 
 	@Override
 	public AcquireReply acquire(String key, String owner, long leaseMillis) {
-		long reply;
+		if (this.replicated != null) {
+			return this.replicated.acquire(key, owner, leaseMillis);
+		}
 		try {
-			if (this.replicated != null) {
-				ReplicaAcknowledgedWrites.Written written = this.commands.acquire(this.replicated.writes(), key, owner,
-						leaseMillis);
-				if (!this.replicated.replicatedEnough(written)) {
-					return this.replicated.withdraw(key, owner, written);
-				}
-				reply = written.reply();
-			}
-			else {
-				reply = this.commands.acquire(key, owner, leaseMillis);
-			}
+			return ScriptReplies.acquireReply(this.commands.acquire(key, owner, leaseMillis));
 		}
 		catch (RuntimeException ex) {
-			return unknownOrThrow(ex);
+			return ScriptReplies.unknownOrThrow(ex);
 		}
-		return (reply > 0) ? new Acquired(reply) : new HeldByOther(Math.max(0, -1 - reply));
 	}
 
 	/**
@@ -177,11 +165,10 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 			return acquire(key, owner, leaseMillis);
 		}
 		try {
-			long reply = this.commands.acquireQueued(key, owner, leaseMillis, waitMillis);
-			return (reply > 0) ? new Acquired(reply) : new HeldByOther(Math.max(0, -1 - reply));
+			return ScriptReplies.acquireReply(this.commands.acquireQueued(key, owner, leaseMillis, waitMillis));
 		}
 		catch (RuntimeException ex) {
-			return unknownOrThrow(ex);
+			return ScriptReplies.unknownOrThrow(ex);
 		}
 	}
 
@@ -212,11 +199,10 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 			throw new UnsupportedOperationException("Fair locks need distributed-lock.replication.min-replicas=0");
 		}
 		try {
-			long reply = this.commands.acquireFair(key, owner, leaseMillis, waitMillis);
-			return (reply > 0) ? new Acquired(reply) : new HeldByOther(Math.max(0, -1 - reply));
+			return ScriptReplies.acquireReply(this.commands.acquireFair(key, owner, leaseMillis, waitMillis));
 		}
 		catch (RuntimeException ex) {
-			return unknownOrThrow(ex);
+			return ScriptReplies.unknownOrThrow(ex);
 		}
 	}
 
@@ -228,28 +214,16 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 	@Override
 	public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal,
 			@Nullable String newOwnerQueuedAs) {
-		long reply;
+		if (this.replicated != null) {
+			return this.replicated.handOver(key, owner, newOwner, leaseMillis, mayStayLocal);
+		}
 		try {
-			if (this.replicated != null) {
-				ReplicaAcknowledgedWrites.Written written = this.commands.handOver(this.replicated.writes(), key, owner,
-						newOwner, leaseMillis, mayStayLocal);
-				if (!this.replicated.replicatedEnough(written)) {
-					return this.replicated.withdraw(key, newOwner, written);
-				}
-				reply = written.reply();
-			}
-			else {
-				reply = this.commands.handOver(key, owner, newOwner, leaseMillis, mayStayLocal,
-						(newOwnerQueuedAs != null) ? newOwnerQueuedAs : "");
-			}
+			return ScriptReplies.handOverReply(this.commands.handOver(key, owner, newOwner, leaseMillis, mayStayLocal,
+					(newOwnerQueuedAs != null) ? newOwnerQueuedAs : ""));
 		}
 		catch (RuntimeException ex) {
-			return unknownOrThrow(ex);
+			return ScriptReplies.unknownOrThrow(ex);
 		}
-		if (reply > 0) {
-			return new Acquired(reply);
-		}
-		return (reply == -1) ? Released.INSTANCE : NotOwned.INSTANCE;
 	}
 
 	@Override
@@ -258,7 +232,7 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 			return this.commands.release(key, owner) ? Released.INSTANCE : NotOwned.INSTANCE;
 		}
 		catch (RuntimeException ex) {
-			return unknownOrThrow(ex);
+			return ScriptReplies.unknownOrThrow(ex);
 		}
 	}
 
@@ -273,24 +247,13 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 	@Override
 	public ExtendReply extend(String key, String owner, long leaseMillis) {
 		if (this.replicatedRenewals) {
-			try {
-				ReplicaAcknowledgedWrites.Written written = this.commands.expire(this.replicated.writes(), key, owner,
-						leaseMillis);
-				if (!this.replicated.replicatedEnough(written)) {
-					return new Unknown(new TransientDataAccessResourceException(
-							"The lease reset was not replicated: " + this.replicated.notReplicated(written).reason()));
-				}
-				return (written.reply() == 1) ? Extended.INSTANCE : NotOwned.INSTANCE;
-			}
-			catch (RuntimeException ex) {
-				return unknownOrThrow(ex);
-			}
+			return this.replicated.extend(key, owner, leaseMillis);
 		}
 		try {
 			return this.commands.expire(key, owner, leaseMillis) ? Extended.INSTANCE : NotOwned.INSTANCE;
 		}
 		catch (RuntimeException ex) {
-			return unknownOrThrow(ex);
+			return ScriptReplies.unknownOrThrow(ex);
 		}
 	}
 
@@ -356,13 +319,6 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 		if (this.replicated != null) {
 			this.replicated.writes().close();
 		}
-	}
-
-	private static Unknown unknownOrThrow(RuntimeException failure) {
-		if (RedisFailures.outcomeUnknown(failure)) {
-			return new Unknown(failure);
-		}
-		throw failure;
 	}
 
 }

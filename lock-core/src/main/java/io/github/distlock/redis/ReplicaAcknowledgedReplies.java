@@ -1,12 +1,22 @@
 package io.github.distlock.redis;
 
+import io.github.distlock.store.AcquireReply;
+import io.github.distlock.store.ExtendReply;
+import io.github.distlock.store.Extended;
+import io.github.distlock.store.HandOverReply;
+import io.github.distlock.store.NotOwned;
 import io.github.distlock.store.NotReplicated;
+import io.github.distlock.store.Unknown;
+
+import org.springframework.dao.TransientDataAccessResourceException;
 
 /**
- * What {@link RedisLockStore} makes of a {@linkplain ReplicaAcknowledgedWrites
+ * The operations of {@link RedisLockStore} that wait for replicas ({@code min-replicas}),
+ * and what the store answers after a {@linkplain ReplicaAcknowledgedWrites
  * replica-acknowledged write}: it counts if enough replicas acknowledged it; otherwise
- * the store answers {@link NotReplicated}, after removing a new owner's write
- * (owner-checked), so that no lock stands that a failover could lose.
+ * the store answers {@link NotReplicated} to an acquire or hand-over, after removing the
+ * new owner's write (owner-checked), so that no lock stands that a failover could lose,
+ * and {@link Unknown} to a lease reset.
  */
 final class ReplicaAcknowledgedReplies {
 
@@ -24,8 +34,58 @@ final class ReplicaAcknowledgedReplies {
 		return this.writes;
 	}
 
+	/** {@link RedisLockStore#acquire(String, String, long)}, acknowledged by replicas. */
+	AcquireReply acquire(String key, String owner, long leaseMillis) {
+		try {
+			ReplicaAcknowledgedWrites.Written written = this.commands.acquire(this.writes, key, owner, leaseMillis);
+			if (!replicatedEnough(written)) {
+				return withdraw(key, owner, written);
+			}
+			return ScriptReplies.acquireReply(written.reply());
+		}
+		catch (RuntimeException ex) {
+			return ScriptReplies.unknownOrThrow(ex);
+		}
+	}
+
+	/**
+	 * {@link RedisLockStore#handOver(String, String, String, long, boolean)},
+	 * acknowledged by replicas.
+	 */
+	HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal) {
+		try {
+			ReplicaAcknowledgedWrites.Written written = this.commands.handOver(this.writes, key, owner, newOwner,
+					leaseMillis, mayStayLocal);
+			if (!replicatedEnough(written)) {
+				return withdraw(key, newOwner, written);
+			}
+			return ScriptReplies.handOverReply(written.reply());
+		}
+		catch (RuntimeException ex) {
+			return ScriptReplies.unknownOrThrow(ex);
+		}
+	}
+
+	/**
+	 * {@link RedisLockStore#extend(String, String, long)} with replicated renewals: a
+	 * lease reset that too few replicas acknowledged answers {@link Unknown}.
+	 */
+	ExtendReply extend(String key, String owner, long leaseMillis) {
+		try {
+			ReplicaAcknowledgedWrites.Written written = this.commands.expire(this.writes, key, owner, leaseMillis);
+			if (!replicatedEnough(written)) {
+				return new Unknown(new TransientDataAccessResourceException(
+						"The lease reset was not replicated: " + notReplicated(written).reason()));
+			}
+			return (written.reply() == 1) ? Extended.INSTANCE : NotOwned.INSTANCE;
+		}
+		catch (RuntimeException ex) {
+			return ScriptReplies.unknownOrThrow(ex);
+		}
+	}
+
 	/** Whether enough replicas acknowledged {@code written}. */
-	boolean replicatedEnough(ReplicaAcknowledgedWrites.Written written) {
+	private boolean replicatedEnough(ReplicaAcknowledgedWrites.Written written) {
 		// -1: the script wrote no new owner, so nothing had to be acknowledged.
 		return written.acknowledged() < 0 || written.acknowledged() >= this.writes.minReplicas();
 	}
@@ -33,7 +93,7 @@ final class ReplicaAcknowledgedReplies {
 	/**
 	 * Why {@code written} does not count: how many replicas acknowledged it, of how many.
 	 */
-	NotReplicated notReplicated(ReplicaAcknowledgedWrites.Written written) {
+	private NotReplicated notReplicated(ReplicaAcknowledgedWrites.Written written) {
 		return new NotReplicated(written.acknowledged(), this.writes.minReplicas(), this.writes.timeout());
 	}
 
@@ -43,7 +103,7 @@ final class ReplicaAcknowledgedReplies {
 	 * @throws RuntimeException a failure of the removal whose outcome is known (not a
 	 * connection or timeout failure)
 	 */
-	NotReplicated withdraw(String key, String owner, ReplicaAcknowledgedWrites.Written written) {
+	private NotReplicated withdraw(String key, String owner, ReplicaAcknowledgedWrites.Written written) {
 		try {
 			this.commands.release(key, owner);
 		}

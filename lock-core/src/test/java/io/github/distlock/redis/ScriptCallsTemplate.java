@@ -41,7 +41,7 @@ final class ScriptCallsTemplate extends StringRedisTemplate {
 		RedisScript<Long> script = lockScript.call().script();
 		String key = lockScript.call().keys().get(0);
 		List<String> args = lockScript.call().args();
-		if ((script == LockScripts.ACQUIRE || script == LockScripts.ACQUIRE_QUEUED) && reply instanceof Long token
+		if ((script == LockScripts.ACQUIRE || script == QueueScripts.ACQUIRE_QUEUED) && reply instanceof Long token
 				&& token > 0) {
 			this.owners.put(key, args.get(0));
 		}

@@ -63,7 +63,7 @@ final class ScriptInterceptingTemplate extends StringRedisTemplate {
 		 */
 		boolean matches(RedisScript<?> called) {
 			return called == this.script
-					|| (this.script == LockScripts.ACQUIRE && called == LockScripts.ACQUIRE_QUEUED);
+					|| (this.script == LockScripts.ACQUIRE && called == QueueScripts.ACQUIRE_QUEUED);
 		}
 
 	}

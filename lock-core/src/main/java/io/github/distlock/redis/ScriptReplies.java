@@ -1,0 +1,51 @@
+package io.github.distlock.redis;
+
+import io.github.distlock.store.AcquireReply;
+import io.github.distlock.store.Acquired;
+import io.github.distlock.store.HandOverReply;
+import io.github.distlock.store.HeldByOther;
+import io.github.distlock.store.NotOwned;
+import io.github.distlock.store.Released;
+import io.github.distlock.store.Unknown;
+
+/**
+ * What the Redis store answers for a lock script's integer reply, or for its failure: the
+ * store SPI's reply records, decoded in one place for {@link RedisLockStore} and
+ * {@link ReplicaAcknowledgedReplies}.
+ */
+final class ScriptReplies {
+
+	private ScriptReplies() {
+	}
+
+	/**
+	 * The reply to a failed command: {@link Unknown} when its outcome is unknown,
+	 * otherwise {@code failure} is thrown.
+	 */
+	static Unknown unknownOrThrow(RuntimeException failure) {
+		if (RedisFailures.outcomeUnknown(failure)) {
+			return new Unknown(failure);
+		}
+		throw failure;
+	}
+
+	/**
+	 * The reply to an acquire script: {@code reply} is the fencing token (&gt; 0) or
+	 * {@code -1 - remaining lease ms} of the holder.
+	 */
+	static AcquireReply acquireReply(long reply) {
+		return (reply > 0) ? new Acquired(reply) : new HeldByOther(Math.max(0, -1 - reply));
+	}
+
+	/**
+	 * The reply to a hand-over script: {@code reply} is the new owner's fencing token
+	 * (&gt; 0), -1 if released instead, 0 if not owned.
+	 */
+	static HandOverReply handOverReply(long reply) {
+		if (reply > 0) {
+			return new Acquired(reply);
+		}
+		return (reply == -1) ? Released.INSTANCE : NotOwned.INSTANCE;
+	}
+
+}
