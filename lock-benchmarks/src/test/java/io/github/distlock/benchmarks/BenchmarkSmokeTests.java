@@ -6,6 +6,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -143,6 +144,12 @@ class BenchmarkSmokeTests {
 
 	/** A number, then its spread in brackets: {@code 1,234.5 (1,200.0–1,300.0)}. */
 	static final String SPREAD = "[\\d,.]+ \\([\\d,.]+–[\\d,.]+\\)";
+
+	@Test
+	void measuresTheRoundTripBackToBackAndAfterIdling() {
+		assertThat(RoundTrips.measure(redis.server(), 5, Duration.ofMillis(1)))
+			.matches("[\\d,]+ µs back to back, [\\d,]+ µs after 1 ms idle \\(PING p50 over 5 each, .*\\)");
+	}
 
 	@Test
 	void updatesOnlyTheGeneratedSectionOfTheResultsDocument(@TempDir Path directory) throws IOException {
