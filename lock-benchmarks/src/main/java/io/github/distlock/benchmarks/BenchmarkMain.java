@@ -80,7 +80,8 @@ public final class BenchmarkMain {
 		RepeatedReport report;
 		Topology topology = options.topology();
 		try (RedisNodes redis = topology.start()) {
-			Map<String, Object> environment = environment(topology, redis, started, args, loadBefore);
+			Map<String, Object> environment = environment(topology, redis, options.settings(), started, args,
+					loadBefore);
 			report = new RepeatedReport(environment, options.implementations(), topology);
 			new BenchmarkRunner(redis, options.settings(), System.err).repeat(options.repeat(), report,
 					options.implementations(), options.scenarios(),
@@ -127,8 +128,8 @@ public final class BenchmarkMain {
 		Files.writeString(doc, updated, StandardCharsets.UTF_8);
 	}
 
-	private static Map<String, Object> environment(Topology topology, RedisNodes redis, Instant started, String[] args,
-			double loadBefore) {
+	private static Map<String, Object> environment(Topology topology, RedisNodes redis, BenchmarkSettings settings,
+			Instant started, String[] args, double loadBefore) {
 		Map<String, Object> environment = new LinkedHashMap<>();
 		environment.put("date", started.truncatedTo(ChronoUnit.SECONDS).toString());
 		environment.put("command",
@@ -149,6 +150,9 @@ public final class BenchmarkMain {
 						+ version(io.lettuce.core.RedisClient.class) + ", Spring Data Redis "
 						+ version(org.springframework.data.redis.core.StringRedisTemplate.class));
 		environment.put("load average (1 min) at start", loadBefore);
+		System.err.println("Redis round trip: measuring");
+		environment.put("Redis round trip",
+				RoundTrips.measure(redis.meteredNodes().get(0), settings.roundTrips(), settings.handoffHold()));
 		return environment;
 	}
 

@@ -11,6 +11,7 @@ import org.springframework.integration.redis.util.RedisLockRegistry.RedisLockTyp
 final class Implementations {
 
 	static final String FLOOR = "floor";
+	static final String FLOOR_PUBSUB = "floor-pubsub";
 	static final String DISTLOCK = "distlock";
 
 	private Implementations() {
@@ -21,6 +22,10 @@ final class Implementations {
 		return List.of(
 				new LockImplementation(FLOOR, "raw Lettuce SET NX PX + EVALSHA owner-checked delete, busy retry",
 						(redis, wait) -> FloorLockClient.on(redis.server(), wait)),
+				new LockImplementation(FLOOR_PUBSUB,
+						"raw Lettuce SET NX PX + EVALSHA owner-checked delete that PUBLISHes the release, waiter parked "
+								+ "until a release message (one subscription per instance, 100 ms re-check)",
+						(redis, wait) -> FloorPubSubLockClient.on(redis.server(), wait)),
 				new LockImplementation("naive",
 						"StringRedisTemplate setIfAbsent + Thread.sleep(100) retry + Lua delete",
 						(redis, wait) -> new NaiveLockClient(redis.server(), wait)),

@@ -9,9 +9,9 @@ import java.util.Map;
  * The runs of {@code --repeat=N}: each run is a whole {@link Report} of its own (the
  * scenario set with its interleaved slices, ratios to that run's {@code floor}); this
  * report puts first, per scenario and implementation, the median of each run's p50, p99
- * and throughput and of its ratio to {@code floor}, each with its spread over the runs,
- * then every run's own tables. A single run is rendered exactly as {@link Report} renders
- * it.
+ * and throughput and of its ratio to {@code floor} (the hand-over gap's p50 also to
+ * {@code floor-pubsub}), each with its spread over the runs, then every run's own tables.
+ * A single run is rendered exactly as {@link Report} renders it.
  */
 final class RepeatedReport {
 
@@ -27,7 +27,8 @@ final class RepeatedReport {
 					List.of(new Measure("wait p50 ms", "waitP50Ms", 2), new Measure("wait p99 ms", "waitP99Ms", 1),
 							new Measure("acq/s", "acquisitionsPerSecond", 0))),
 			new ScenarioMeasures("handoff", "4. Hand-over across instances",
-					List.of(new Measure("gap p50 µs", "gapP50Us", 0), new Measure("gap p99 µs", "gapP99Us", 0))),
+					List.of(new Measure("gap p50 µs", "gapP50Us", 0, List.of(Implementations.FLOOR_PUBSUB)),
+							new Measure("gap p99 µs", "gapP99Us", 0))),
 			new ScenarioMeasures("many-ids", "5. Many ids", List.of(new Measure("cycles/s", "cyclesPerSecond", 0))));
 
 	private final Map<String, Object> environment;
@@ -65,9 +66,16 @@ final class RepeatedReport {
 
 	/** The ratio of {@code metric} to {@code floor}'s, per run, as median and spread. */
 	Spread ratioToFloor(String scenario, String implementation, String metric) {
+		return ratioTo(Implementations.FLOOR, scenario, implementation, metric);
+	}
+
+	/**
+	 * The ratio of {@code metric} to {@code reference}'s in the same run, per run, as
+	 * median and spread.
+	 */
+	Spread ratioTo(String reference, String scenario, String implementation, String metric) {
 		return Spread.of(runs.stream()
-			.map(run -> value(run, scenario, implementation, metric)
-					/ value(run, scenario, Implementations.FLOOR, metric))
+			.map(run -> value(run, scenario, implementation, metric) / value(run, scenario, reference, metric))
 			.toList());
 	}
 
@@ -87,7 +95,10 @@ final class RepeatedReport {
 			.append(runs.size())
 			.append(" times, one run after the other, each interleaving the implementations as a single run does. ")
 			.append("Each cell: the median over the runs, then (min–max). *× floor*: the ratio to `floor` ")
-			.append("of the same run, median (min–max) of those ratios. The tables of each run follow.\n");
+			.append("of the same run, median (min–max) of those ratios.")
+			.append(implementations.stream().anyMatch(i -> i.name().equals(Implementations.FLOOR_PUBSUB))
+					? " *× floor-pubsub* (hand-over gap p50): the same to `floor-pubsub`, for information." : "")
+			.append(" The tables of each run follow.\n");
 		for (ScenarioMeasures scenario : MEASURES) {
 			summaryTable(md, scenario);
 		}
@@ -109,9 +120,15 @@ final class RepeatedReport {
 			return;
 		}
 		md.append("\n#### ").append(scenario.title()).append("\n\n| implementation |");
-		scenario.measures().forEach(measure -> md.append(' ').append(measure.label()).append(" | × floor |"));
+		for (Measure measure : scenario.measures()) {
+			md.append(' ').append(measure.label()).append(" | × floor |");
+			references(measure).forEach(reference -> md.append(" × ").append(reference).append(" |"));
+		}
 		md.append("\n|---|");
-		scenario.measures().forEach(measure -> md.append("---:|---:|"));
+		for (Measure measure : scenario.measures()) {
+			md.append("---:|---:|");
+			references(measure).forEach(reference -> md.append("---:|"));
+		}
 		md.append('\n');
 		List<String> failures = new ArrayList<>();
 		for (LockImplementation implementation : implementations) {
@@ -123,6 +140,11 @@ final class RepeatedReport {
 					.append(" | ")
 					.append(ratioToFloor(scenario.name(), name, measure.metric()).text(2))
 					.append(" |");
+				for (String reference : references(measure)) {
+					md.append(' ')
+						.append(ratioTo(reference, scenario.name(), name, measure.metric()).text(2))
+						.append(" |");
+				}
 			}
 			md.append('\n');
 			for (int i = 0; i < runs.size(); i++) {
@@ -161,6 +183,11 @@ final class RepeatedReport {
 						metrics.put(measure.metric(), value.json(measure.decimals() + 1));
 						metrics.put(measure.metric() + "ToFloor",
 								ratioToFloor(scenario.name(), implementation.name(), measure.metric()).json(3));
+						for (String reference : references(measure)) {
+							metrics.put(measure.metric() + "To" + camelCase(reference),
+									ratioTo(reference, scenario.name(), implementation.name(), measure.metric())
+										.json(3));
+						}
 					}
 				}
 				if (!metrics.isEmpty()) {
@@ -177,8 +204,38 @@ final class RepeatedReport {
 		return Json.write(root);
 	}
 
-	/** One number of a scenario's summary: its column header and its metric. */
-	record Measure(String label, String metric, int decimals) {
+	/**
+	 * The further references of {@code measure} that ran, each a column after
+	 * {@code × floor}.
+	 */
+	private List<String> references(Measure measure) {
+		return measure.alsoRelativeTo()
+			.stream()
+			.filter(reference -> implementations.stream().anyMatch(candidate -> candidate.name().equals(reference)))
+			.toList();
+	}
+
+	/** {@code floor-pubsub} as {@code FloorPubsub}, for a JSON key. */
+	private static String camelCase(String name) {
+		StringBuilder camel = new StringBuilder();
+		for (String part : name.split("-")) {
+			camel.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
+		}
+		return camel.toString();
+	}
+
+	/**
+	 * One number of a scenario's summary: its column header and its metric.
+	 *
+	 * @param alsoRelativeTo implementations other than {@code floor} the number is also
+	 * given as a ratio to, for information (when they ran)
+	 */
+	record Measure(String label, String metric, int decimals, List<String> alsoRelativeTo) {
+
+		Measure(String label, String metric, int decimals) {
+			this(label, metric, decimals, List.of());
+		}
+
 	}
 
 	/** The numbers summarised for one scenario. */

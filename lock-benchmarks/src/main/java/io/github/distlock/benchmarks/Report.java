@@ -147,14 +147,20 @@ final class Report {
 												+ integer(r.number("finalCount")) + " vs "
 												+ integer(r.number("acquisitions")) + ")")),
 				true);
+		List<Column> handoff = new ArrayList<>(List.of(column("hand-overs", r -> integer(r.number("handoffs"))),
+				column("gap p50 µs", r -> format(r.number("gapP50Us"), 0)),
+				column("gap p99 µs", r -> format(r.number("gapP99Us"), 0)),
+				ratioColumn("p50 × floor", "handoff", "gapP50Us")));
+		if (ran(Implementations.FLOOR_PUBSUB)) {
+			handoff.add(ratioColumn("p50 × floor-pubsub", "handoff", "gapP50Us", Implementations.FLOOR_PUBSUB));
+		}
 		section(md, "4. Hand-over across instances", "handoff",
 				"Holder on one instance, waiter on another; gap from the end of the holder's critical section "
-						+ "(before its release call) to the start of the waiter's.",
-				List.of(column("hand-overs", r -> integer(r.number("handoffs"))),
-						column("gap p50 µs", r -> format(r.number("gapP50Us"), 0)),
-						column("gap p99 µs", r -> format(r.number("gapP99Us"), 0)),
-						ratioColumn("p50 × floor", "handoff", "gapP50Us")),
-				true);
+						+ "(before its release call) to the start of the waiter's."
+						+ (ran(Implementations.FLOOR_PUBSUB) ? " *× floor-pubsub*: the same gap as a ratio to "
+								+ "`floor-pubsub`'s, the floor whose waiter does not poll either (for information: "
+								+ "the target is to `floor`)." : ""),
+				handoff, true);
 		section(md, "5. Many ids", "many-ids",
 				"Distinct ids acquired and released once each by 16 threads of one instance; heap used after full "
 						+ "GCs with the instance still open (2 s after the last release, so that background clean-up "
@@ -272,10 +278,22 @@ final class Report {
 			.toList();
 	}
 
+	/** Whether {@code implementation} is one of this run's. */
+	private boolean ran(String implementation) {
+		return implementations.stream().anyMatch(candidate -> candidate.name().equals(implementation));
+	}
+
 	private Column ratioColumn(String header, String scenario, String metric) {
+		return ratioColumn(header, scenario, metric, Implementations.FLOOR);
+	}
+
+	/**
+	 * {@code metric} as a ratio to {@code reference}'s in the same scenario of this run.
+	 */
+	private Column ratioColumn(String header, String scenario, String metric, String reference) {
 		return column(header, r -> {
-			ScenarioResult floor = result(scenario, Implementations.FLOOR);
-			return floor == null ? "—" : format(r.number(metric) / floor.number(metric), 2);
+			ScenarioResult to = result(scenario, reference);
+			return to == null ? "—" : format(r.number(metric) / to.number(metric), 2);
 		});
 	}
 

@@ -27,6 +27,10 @@ final class Targets {
 		checks.add(absolute(report, implementation, "contended", r -> r.number("waitMaxMs"), "contended: max wait ms",
 				50, true));
 		checks.add(ratio(report, implementation, "handoff", "gapP50Us", "hand-over gap p50 / floor", 1.5, true));
+		if (report.result("handoff", Implementations.FLOOR_PUBSUB) != null) {
+			checks.add(Check.information("hand-over gap p50 / floor-pubsub (for information, no target)",
+					ratio(report, Implementations.FLOOR_PUBSUB, implementation, "handoff", "gapP50Us")));
+		}
 		checks.add(absolute(report, implementation, "many-ids", r -> r.number("retainedMb"),
 				"many ids: heap retained MB", 5, true));
 		return checks;
@@ -43,7 +47,8 @@ final class Targets {
 	 * the annotation overhead last if it was measured.
 	 */
 	static void table(StringBuilder md, Report report, List<String> rows, Map<String, Object> overhead) {
-		md.append("\n### Targets\n\nRatios are to `floor` in this run.\n\n| target | limit |");
+		md.append(
+				"\n### Targets\n\nRatios are to `floor` in this run, unless a row names another implementation.\n\n| target | limit |");
 		rows.forEach(row -> md.append(" `").append(row).append("` |"));
 		md.append("\n|---|---|");
 		rows.forEach(row -> md.append("---|"));
@@ -66,12 +71,17 @@ final class Targets {
 		}
 	}
 
-	/** The targets of {@code rows}, then the annotation overhead's, as JSON entries. */
+	/**
+	 * The targets of {@code rows}, then the annotation overhead's, as JSON entries; not
+	 * the rows for information.
+	 */
 	static List<Object> json(Report report, List<String> rows, Map<String, Object> overhead) {
 		List<Object> targets = new ArrayList<>();
 		for (String implementation : rows) {
 			for (Check check : evaluate(report, implementation)) {
-				targets.add(check.json(implementation));
+				if (check.target()) {
+					targets.add(check.json(implementation));
+				}
 			}
 		}
 		if (!overhead.isEmpty()) {
@@ -82,10 +92,15 @@ final class Targets {
 
 	private static Check ratio(Report report, String implementation, String scenario, String metric, String what,
 			double limit, boolean atMost) {
-		ScenarioResult floor = report.result(scenario, Implementations.FLOOR);
+		return new Check(what, ratio(report, Implementations.FLOOR, implementation, scenario, metric), limit, atMost);
+	}
+
+	/** {@code metric} of {@code implementation} as a ratio to {@code reference}'s. */
+	private static double ratio(Report report, String reference, String implementation, String scenario,
+			String metric) {
+		ScenarioResult to = report.result(scenario, reference);
 		ScenarioResult mine = report.result(scenario, implementation);
-		double value = floor == null || mine == null ? Double.NaN : mine.number(metric) / floor.number(metric);
-		return new Check(what, value, limit, atMost);
+		return to == null || mine == null ? Double.NaN : mine.number(metric) / to.number(metric);
 	}
 
 	private static Check absolute(Report report, String implementation, String scenario,
@@ -94,19 +109,31 @@ final class Targets {
 		return new Check(what, mine == null ? Double.NaN : metric.applyAsDouble(mine), limit, atMost);
 	}
 
-	/** One target: the measured value against its limit. */
+	/**
+	 * One target: the measured value against its limit; or, with no limit (NaN), a value
+	 * shown beside the targets for information.
+	 */
 	record Check(String what, double value, double limit, boolean atMost) {
 
+		/** A row of the table that is no target: a value without a limit. */
+		static Check information(String what, double value) {
+			return new Check(what, value, Double.NaN, true);
+		}
+
+		boolean target() {
+			return !Double.isNaN(limit);
+		}
+
 		boolean met() {
-			return !Double.isNaN(value) && (atMost ? value <= limit : value >= limit);
+			return target() && !Double.isNaN(value) && (atMost ? value <= limit : value >= limit);
 		}
 
 		String limitText() {
-			return (atMost ? "≤ " : "≥ ") + Report.format(limit, 2);
+			return target() ? (atMost ? "≤ " : "≥ ") + Report.format(limit, 2) : "—";
 		}
 
 		String text() {
-			return Report.format(value, 2) + (met() ? " ✅" : " ❌");
+			return Report.format(value, 2) + (!target() ? "" : met() ? " ✅" : " ❌");
 		}
 
 		Map<String, Object> json(String implementation) {

@@ -6,6 +6,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -105,7 +106,11 @@ class BenchmarkSmokeTests {
 		for (LockImplementation implementation : Implementations.single()) {
 			assertThat(markdown).contains("| `" + implementation.name() + "` |");
 		}
-		assertThat(markdown).contains("### 3. Contended", "### Targets").doesNotContain("failed:");
+		assertThat(markdown)
+			.contains("### 3. Contended", "### Targets", "| p50 × floor | p50 × floor-pubsub |",
+					"| hand-over gap p50 / floor | ≤ 1.50 |",
+					"| hand-over gap p50 / floor-pubsub (for information, no target) | — |")
+			.doesNotContain("failed:");
 		String json = report.json();
 		assertThat(json).startsWith("{").contains("\"scenario\": \"contended\"", "\"mutualExclusion\": true");
 	}
@@ -132,12 +137,19 @@ class BenchmarkSmokeTests {
 			}
 		}
 		assertThat(markdown).contains("| `floor` | ").contains("| 1.00 (1.00–1.00) |");
-		assertThat(repeated.json()).contains("\"repeat\": 2", "\"waitP50MsToFloor\": {", "\"gapP99Us\": {", "\"min\": ",
-				"\"max\": ");
+		assertThat(markdown).contains("| gap p50 µs | × floor | × floor-pubsub |");
+		assertThat(repeated.json()).contains("\"repeat\": 2", "\"waitP50MsToFloor\": {", "\"gapP99Us\": {",
+				"\"gapP50UsToFloorPubsub\": {", "\"min\": ", "\"max\": ");
 	}
 
 	/** A number, then its spread in brackets: {@code 1,234.5 (1,200.0–1,300.0)}. */
 	static final String SPREAD = "[\\d,.]+ \\([\\d,.]+–[\\d,.]+\\)";
+
+	@Test
+	void measuresTheRoundTripBackToBackAndAfterIdling() {
+		assertThat(RoundTrips.measure(redis.server(), 5, Duration.ofMillis(1)))
+			.matches("[\\d,]+ µs back to back, [\\d,]+ µs after 1 ms idle \\(PING p50 over 5 each, .*\\)");
+	}
 
 	@Test
 	void updatesOnlyTheGeneratedSectionOfTheResultsDocument(@TempDir Path directory) throws IOException {

@@ -43,6 +43,39 @@ class RepeatedReportTests {
 	}
 
 	@Test
+	void theHandOverGapIsAlsoARatioToFloorPubSubForInformationBesideTheUnchangedTarget() {
+		List<LockImplementation> implementations = Implementations.single()
+			.stream()
+			.filter(implementation -> List.of("floor", "floor-pubsub", "distlock").contains(implementation.name()))
+			.toList();
+		RepeatedReport report = new RepeatedReport(Map.of("date", "test"), implementations, Topology.SINGLE);
+		// floor 400, floor-pubsub 800, distlock 1,000: 2.50 × floor, 1.25 × floor-pubsub.
+		handoff(report.nextRun(), 400, 800, 1_000);
+		handoff(report.nextRun(), 500, 1_000, 1_100);
+		assertThat(report.ratioTo("floor-pubsub", "handoff", "distlock", "gapP50Us").median()).isCloseTo(1.175,
+				within());
+		String markdown = report.markdown();
+		assertThat(markdown).contains("| gap p50 µs | × floor | × floor-pubsub | gap p99 µs | × floor |",
+				"| `distlock` | 1,050 (1,000–1,100) | 2.35 (2.20–2.50) | 1.18 (1.10–1.25) |");
+		String run = report.runs().get(0).markdown();
+		assertThat(run).contains("| p50 × floor | p50 × floor-pubsub |",
+				"| `distlock` | 500 | 1,000 | 2,000 | 2.50 | 1.25 |", "| hand-over gap p50 / floor | ≤ 1.50 | 2.50 ❌ |",
+				"| hand-over gap p50 / floor-pubsub (for information, no target) | — | 1.25 |");
+		assertThat(report.json()).contains("\"gapP50UsToFloorPubsub\": {");
+		assertThat(report.runs().get(0).json()).contains("\"target\": \"hand-over gap p50 / floor\"")
+			.doesNotContain("\"target\": \"hand-over gap p50 / floor-pubsub");
+	}
+
+	@Test
+	void withoutFloorPubSubTheHandOverTablesAreAsBefore() {
+		RepeatedReport report = new RepeatedReport(Map.of("date", "test"), IMPLEMENTATIONS, Topology.SINGLE);
+		Report run = report.nextRun();
+		run.add(handoff("floor", 400));
+		run.add(handoff("distlock", 1_000));
+		assertThat(report.markdown()).contains("| p50 × floor | Redis cmds/op |").doesNotContain("floor-pubsub");
+	}
+
+	@Test
 	void anEvenNumberOfRunsTakesTheMeanOfTheMiddleTwo() {
 		assertThat(Spread.of(List.of(4.0, 1.0, 3.0, 2.0))).isEqualTo(new Spread(2.5, 1, 4, 4));
 		assertThat(Spread.of(List.of(Double.NaN)).text(1)).isEqualTo("—");
@@ -83,6 +116,17 @@ class RepeatedReportTests {
 	private static void uncontended(Report run, double floorP50, double distlockP50) {
 		run.add(result("floor", floorP50));
 		run.add(result("distlock", distlockP50));
+	}
+
+	private static void handoff(Report run, double floor, double floorPubSub, double distlock) {
+		run.add(handoff("floor", floor));
+		run.add(handoff("floor-pubsub", floorPubSub));
+		run.add(handoff("distlock", distlock));
+	}
+
+	private static ScenarioResult handoff(String implementation, double gapP50) {
+		return new ScenarioResult("handoff", implementation,
+				Map.of("handoffs", 500, "gapP50Us", gapP50, "gapP99Us", gapP50 * 2), null);
 	}
 
 	private static ScenarioResult result(String implementation, double p50) {

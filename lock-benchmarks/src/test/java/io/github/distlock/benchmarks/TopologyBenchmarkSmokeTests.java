@@ -157,8 +157,8 @@ class TopologyBenchmarkSmokeTests {
 	@Test
 	void theImplementationsOfEachTopology() {
 		assertThat(Topology.SINGLE.implementations()).extracting(LockImplementation::name)
-			.containsExactly("floor", "naive", "redisson", "si-spin", "si-pubsub", "distlock", "distlock-annotation",
-					"distlock-fair");
+			.containsExactly("floor", "floor-pubsub", "naive", "redisson", "si-spin", "si-pubsub", "distlock",
+					"distlock-annotation", "distlock-fair");
 		assertThat(Topology.CLUSTER.implementations()).extracting(LockImplementation::name)
 			.containsExactly("floor", "redisson", "si-spin", "si-pubsub", "distlock", "distlock-min-replicas");
 		assertThat(Topology.QUORUM.implementations()).extracting(LockImplementation::name)
