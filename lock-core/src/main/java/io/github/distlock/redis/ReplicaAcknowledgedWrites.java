@@ -39,10 +39,11 @@ import org.springframework.data.redis.core.script.RedisScript;
  * Redis's shared connection (whose other commands, from every thread, would queue behind
  * it): they run on connections of their own, opened from the
  * {@link LettuceConnectionFactory}'s Lettuce client (so with its address, credentials,
- * SSL, database and client options), each used by one thread at a time. Up to
- * {@value #MAX_IDLE} idle ones are kept; a connection whose command failed or timed out
- * is closed instead of reused (it may still carry the unanswered command), and all are
- * closed by {@link #close()}.
+ * SSL, database and client options), each used by one thread at a time. Idle ones are
+ * kept for reuse, the most recently used first, up to {@value #MAX_IDLE} (so about as
+ * many stay open as writes ran at once), and closed once unused for a minute; a
+ * connection whose command failed or timed out is closed instead of reused (it may still
+ * carry the unanswered command), and all are closed by {@link #close()}.
  * <p>
  * On Redis Cluster the script and the {@code WAIT} go to the master that serves the lock
  * key's slot, on that node's own connection, so the {@code WAIT} waits for that master's
@@ -57,7 +58,15 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(ReplicaAcknowledgedWrites.class);
 
-	private static final int MAX_IDLE = 8;
+	/**
+	 * Idle connections kept at most: Redisson's default connection pool size per master.
+	 * With 8, sixteen threads acquiring distinct locks opened and closed a connection for
+	 * about every other write (0.21 × the raw floor's throughput, docs/benchmarks.md).
+	 */
+	private static final int MAX_IDLE = 64;
+
+	/** How long a connection may stay idle before the next one given back closes it. */
+	private static final Duration IDLE_TIMEOUT = Duration.ofMinutes(1);
 
 	private final LettuceConnectionFactory connectionFactory;
 
@@ -67,9 +76,14 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 
 	private final long commandTimeoutMillis;
 
-	private final ConcurrentLinkedDeque<DedicatedConnection> idle = new ConcurrentLinkedDeque<>();
+	private final long idleTimeoutNanos;
+
+	/** Most recently given back first. */
+	private final ConcurrentLinkedDeque<Idle> idle = new ConcurrentLinkedDeque<>();
 
 	private final AtomicInteger open = new AtomicInteger();
+
+	private final AtomicInteger opened = new AtomicInteger();
 
 	private volatile boolean closed;
 
@@ -80,6 +94,15 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 	 * @param timeout how long to wait for them, at least 1 ms
 	 */
 	ReplicaAcknowledgedWrites(LettuceConnectionFactory connectionFactory, int minReplicas, Duration timeout) {
+		this(connectionFactory, minReplicas, timeout, IDLE_TIMEOUT);
+	}
+
+	/**
+	 * @param idleTimeout how long a connection may stay idle before it is closed
+	 */
+	ReplicaAcknowledgedWrites(LettuceConnectionFactory connectionFactory, int minReplicas, Duration timeout,
+			Duration idleTimeout) {
+		this.idleTimeoutNanos = idleTimeout.toNanos();
 		this.connectionFactory = connectionFactory;
 		this.minReplicas = minReplicas;
 		this.timeout = timeout;
@@ -225,10 +248,11 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 		if (this.closed) {
 			throw new IllegalStateException("The lock store has been closed");
 		}
-		DedicatedConnection connection = this.idle.pollFirst();
-		if (connection != null) {
-			return connection;
+		Idle reused = this.idle.pollFirst();
+		if (reused != null) {
+			return reused.connection();
 		}
+		DedicatedConnection connection;
 		try {
 			AbstractRedisClient client = this.connectionFactory.getRequiredNativeClient();
 			connection = (client instanceof RedisClusterClient cluster)
@@ -242,6 +266,7 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 		// by await().
 		connection.connection().setTimeout(connectionTimeout());
 		this.open.incrementAndGet();
+		this.opened.incrementAndGet();
 		return connection;
 	}
 
@@ -255,12 +280,27 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 
 	private void giveBack(DedicatedConnection connection, boolean reusable) {
 		if (reusable && !this.closed && this.idle.size() < MAX_IDLE && connection.connection().isOpen()) {
-			this.idle.offerFirst(connection);
-			if (!this.closed || !this.idle.remove(connection)) {
+			Idle given = new Idle(connection, System.nanoTime());
+			this.idle.offerFirst(given);
+			closeUnusedSince(given.sinceNanos() - this.idleTimeoutNanos, given);
+			if (!this.closed || !this.idle.remove(given)) {
 				return;
 			}
 		}
 		closeQuietly(connection);
+	}
+
+	/**
+	 * Closes the idle connections, least recently used first, that have been idle since
+	 * before {@code nanos}, but not {@code given}.
+	 */
+	private void closeUnusedSince(long nanos, Idle given) {
+		for (Idle oldest = this.idle.peekLast(); oldest != null && oldest != given
+				&& oldest.sinceNanos() - nanos <= 0; oldest = this.idle.peekLast()) {
+			if (this.idle.removeLastOccurrence(oldest)) {
+				closeQuietly(oldest.connection());
+			}
+		}
 	}
 
 	private void closeQuietly(DedicatedConnection connection) {
@@ -271,6 +311,11 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 		catch (RuntimeException ex) {
 			logger.debug("Closing a connection of replica-acknowledged lock writes failed", ex);
 		}
+	}
+
+	/** Connections opened so far; for tests. */
+	int openedConnections() {
+		return this.opened.get();
 	}
 
 	/** Connections open now, idle or in use; for tests. */
@@ -284,10 +329,14 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 	@Override
 	public void close() {
 		this.closed = true;
-		for (DedicatedConnection connection = this.idle.pollFirst(); connection != null; connection = this.idle
-			.pollFirst()) {
-			closeQuietly(connection);
+		for (Idle idle = this.idle.pollFirst(); idle != null; idle = this.idle.pollFirst()) {
+			closeQuietly(idle.connection());
 		}
+	}
+
+	/** An idle connection, and since when it is idle. */
+	private record Idle(DedicatedConnection connection, long sinceNanos) {
+
 	}
 
 	/**
