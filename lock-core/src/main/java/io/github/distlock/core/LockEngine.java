@@ -169,6 +169,11 @@ public class LockEngine
 				: this.acquirer.acquire(entry, waitTime, fixedLeaseNanos);
 	}
 
+	/** See {@link LockEntries#announcementFallbacks()}. */
+	long announcementFallbacks() {
+		return this.entries.announcementFallbacks();
+	}
+
 	@Override
 	public boolean isLocked(String lockId) {
 		LockArguments.checkLockId(lockId);

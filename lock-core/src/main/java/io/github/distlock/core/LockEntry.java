@@ -2,6 +2,7 @@ package io.github.distlock.core;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.jspecify.annotations.Nullable;
@@ -44,7 +45,7 @@ final class LockEntry {
 	private volatile boolean handingOver;
 
 	/** The turn owed to waiters of other instances after a hand-over freed the lock. */
-	final TurnForOthers turnForOthers = new TurnForOthers();
+	final TurnForOthers turnForOthers;
 
 	/**
 	 * The threads that may be queued in the store for this lock, by owner token: fair
@@ -60,8 +61,19 @@ final class LockEntry {
 	private int users;
 
 	LockEntry(String key, String lockId) {
+		this(key, lockId, new LongAdder());
+	}
+
+	/**
+	 * @param key the store key
+	 * @param lockId the lock id
+	 * @param announcementFallbacks counts the hold-backs of {@link TurnForOthers} that
+	 * ended by the fallback
+	 */
+	LockEntry(String key, String lockId, LongAdder announcementFallbacks) {
 		this.key = key;
 		this.lockId = lockId;
+		this.turnForOthers = new TurnForOthers(announcementFallbacks);
 	}
 
 	/**
