@@ -111,13 +111,13 @@ final class LocalHandOver {
 			}
 			catch (RuntimeException ex) {
 				entry.holderGone(held);
-				entry.handOverFailed(next);
+				entry.waiters.handOverFailed(next);
 				throw ex;
 			}
 			if (!started) {
 				// Undone: the service shut down. The waiter sees that and gives up.
 				entry.holderGone(held);
-				entry.handOverFailed(next);
+				entry.waiters.handOverFailed(next);
 				return;
 			}
 			next.grant(successor);
@@ -158,7 +158,7 @@ final class LocalHandOver {
 		}
 		// The waiter goes back to the front before the holder is gone, so that no other
 		// waiter becomes head meanwhile and competes too.
-		entry.handOverFailed(next);
+		entry.waiters.handOverFailed(next);
 		entry.holderGone(held);
 		if (reply instanceof NotOwned) {
 			throw this.losses.lostAtRelease(held, LockLosses.AT_RELEASE);
@@ -172,7 +172,7 @@ final class LocalHandOver {
 	private void handOverFailed(HeldLock held, Waiter next, String newOwner) {
 		this.releaser.releaseLater(held.entry.key, newOwner);
 		held.entry.holderGone(held);
-		held.entry.handOverFailed(next);
+		held.entry.waiters.handOverFailed(next);
 	}
 
 }

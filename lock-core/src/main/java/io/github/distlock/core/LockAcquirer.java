@@ -151,7 +151,7 @@ final class LockAcquirer {
 			// missed.
 			entry.queuedWaiters.add(queueing.owner, waiter);
 		}
-		entry.enqueue(waiter);
+		entry.waiters.enqueue(waiter);
 		boolean interrupted = false;
 		try {
 			// Subscribed before the next attempt, so a release after that attempt is
@@ -179,7 +179,7 @@ final class LockAcquirer {
 				// After an unanswered attempt, the next one waits for its back-off.
 				long backOff = unanswered.backOffNanos();
 				boolean mayCompete = !interrupted && !this.stopped.getAsBoolean() && backOff == 0
-						&& entry.isHead(waiter) && !entry.hasLiveHolder() && !entry.isHandingOver();
+						&& entry.waiters.isHead(waiter) && !entry.hasLiveHolder() && !entry.waiters.isHandingOver();
 				// After a hand-over freed the lock for waiters of other instances, they
 				// go first.
 				long holdBack = mayCompete ? entry.turnForOthers.holdBackNanos() : 0;
@@ -194,14 +194,14 @@ final class LockAcquirer {
 					catch (Throwable ex) {
 						// Straight from ATTEMPTING to CANCELLED: no releaser can
 						// pick it for a hand-over while the failure propagates.
-						entry.cancelAttempt(waiter);
+						entry.waiters.cancelAttempt(waiter);
 						throw ex;
 					}
 					if (attempt.held != null) {
 						// Never WAITING again, so no releaser can pick it for a hand-over
 						// meanwhile.
 						waiter.transition(Waiter.State.ATTEMPTING, Waiter.State.ACQUIRED);
-						entry.dequeue(waiter);
+						entry.waiters.dequeue(waiter);
 						return attempt.held;
 					}
 					waiter.transition(Waiter.State.ATTEMPTING, Waiter.State.WAITING);
@@ -209,7 +209,7 @@ final class LockAcquirer {
 				}
 				long now = System.nanoTime();
 				if (interrupted || this.stopped.getAsBoolean() || now - deadline >= 0) {
-					if (entry.cancel(waiter)) {
+					if (entry.waiters.cancel(waiter)) {
 						if (interrupted) {
 							throw Interrupts.restoreFlagAndFail(entry.lockId);
 						}
@@ -271,7 +271,7 @@ final class LockAcquirer {
 				|| !waiter.transition(Waiter.State.WAITING, Waiter.State.ACQUIRED)) {
 			return null;
 		}
-		entry.dequeue(waiter);
+		entry.waiters.dequeue(waiter);
 		HeldLock held = HeldLock.granted(entry, queueing.owner, fencingToken, waiter.thread, lease,
 				waiter.fixedLeaseNanos == 0, now, queueing.grants.deadlineNanos(lease, now));
 		this.releaser.holdAcquired(held);
@@ -290,7 +290,7 @@ final class LockAcquirer {
 	private void abandon(LockEntry entry, Waiter waiter, Throwable failure) {
 		boolean interrupted = Thread.interrupted();
 		try {
-			while (!entry.cancel(waiter) && !entry.cancelAttempt(waiter)) {
+			while (!entry.waiters.cancel(waiter) && !entry.waiters.cancelAttempt(waiter)) {
 				Waiter.State state = waiter.state();
 				if (state == Waiter.State.GRANTED) {
 					HeldLock granted = waiter.granted();
