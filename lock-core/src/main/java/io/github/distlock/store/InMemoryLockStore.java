@@ -144,10 +144,7 @@ public final class InMemoryLockStore implements LockStore {
 
 	@Override
 	public AcquireReply acquire(String key, String owner, long leaseMillis, long waitMillis) {
-		InMemoryArguments.check(key, owner, leaseMillis);
-		if (waitMillis < 0) {
-			throw new IllegalArgumentException("waitMillis must not be negative, but was " + waitMillis);
-		}
+		InMemoryArguments.check(key, owner, leaseMillis, waitMillis);
 		Instant now = now();
 		long nowMillis = now.toEpochMilli();
 		InMemoryReply<AcquireReply> reply = new InMemoryReply<>();
@@ -186,10 +183,7 @@ public final class InMemoryLockStore implements LockStore {
 
 	@Override
 	public AcquireReply acquireFair(String key, String owner, long leaseMillis, long waitMillis) {
-		InMemoryArguments.check(key, owner, leaseMillis);
-		if (waitMillis < 0) {
-			throw new IllegalArgumentException("waitMillis must not be negative, but was " + waitMillis);
-		}
+		InMemoryArguments.check(key, owner, leaseMillis, waitMillis);
 		Instant now = now();
 		long nowMillis = now.toEpochMilli();
 		InMemoryReply<AcquireReply> reply = new InMemoryReply<>();
