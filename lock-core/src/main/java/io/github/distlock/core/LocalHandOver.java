@@ -17,8 +17,10 @@ import org.apache.commons.logging.LogFactory;
  * round trip and without freeing it in the store, unless it is wanted elsewhere and
  * stayed local long enough: then the store releases it instead (and grants it to the head
  * of its queue, if a waiter is queued there), and the local waiters give the other
- * instances their turn ({@link TurnForOthers}). A waiter queued in the store is withdrawn
- * from its queue by the hand-over itself. Never used for fair locks.
+ * instances their turn ({@link TurnForOthers}: behind the waiter it was granted to, or,
+ * with a store that does not grant, holding back until the release was announced). A
+ * waiter queued in the store is withdrawn from its queue by the hand-over itself. Never
+ * used for fair locks.
  */
 final class LocalHandOver {
 
@@ -45,6 +47,12 @@ final class LocalHandOver {
 
 	private final Runnable notReplicated;
 
+	/**
+	 * Whether the store grants ({@link LockStore#grantLeaseMillis()} &gt; 0): a hand-over
+	 * that frees the lock then gives it to the head of the store's queue.
+	 */
+	private final boolean grants;
+
 	LocalHandOver(LockReleaser releaser, LockStore store, OwnerTokens tokens, LockLosses losses, long leaseNanos,
 			Runnable notReplicated) {
 		this.releaser = releaser;
@@ -53,6 +61,7 @@ final class LocalHandOver {
 		this.losses = losses;
 		this.leaseNanos = leaseNanos;
 		this.notReplicated = notReplicated;
+		this.grants = store.grantLeaseMillis() > 0;
 	}
 
 	/**
@@ -65,7 +74,7 @@ final class LocalHandOver {
 		String newOwner = this.tokens.next();
 		boolean mayStayLocal = entry.handOversSinceRedis() < MAX_HAND_OVERS_WHILE_CONTENDED
 				&& !entry.turnForOthers.isOwed();
-		long announcementsBefore = entry.turnForOthers.announcements();
+		long announcementsBefore = this.grants ? -1 : entry.turnForOthers.announcements();
 		QueuedAcquisition queued = next.queued;
 		String queuedAs = (queued != null) ? queued.owner : null;
 		long sentAt = System.nanoTime();
@@ -102,13 +111,13 @@ final class LocalHandOver {
 			}
 			catch (RuntimeException ex) {
 				entry.holderGone(held);
-				entry.handOverFailed(next);
+				entry.waiters.handOverFailed(next);
 				throw ex;
 			}
 			if (!started) {
 				// Undone: the service shut down. The waiter sees that and gives up.
 				entry.holderGone(held);
-				entry.handOverFailed(next);
+				entry.waiters.handOverFailed(next);
 				return;
 			}
 			next.grant(successor);
@@ -125,6 +134,12 @@ final class LocalHandOver {
 		if (reply instanceof Acquired) {
 			// Handed over only after the new lease had run out.
 			this.releaser.releaseLater(entry.key, newOwner);
+		}
+		else if (reply instanceof Released && this.grants) {
+			// Granted to the head of the store's queue, the waiter elsewhere that asked
+			// for it (nobody queued there: freed, and any local waiter may take it):
+			// the local waiters queue behind it.
+			entry.turnForOthers.grantedElsewhere();
 		}
 		else if (reply instanceof Released) {
 			// Freed for waiters of other instances: the local waiters hold back (before
@@ -143,7 +158,7 @@ final class LocalHandOver {
 		}
 		// The waiter goes back to the front before the holder is gone, so that no other
 		// waiter becomes head meanwhile and competes too.
-		entry.handOverFailed(next);
+		entry.waiters.handOverFailed(next);
 		entry.holderGone(held);
 		if (reply instanceof NotOwned) {
 			throw this.losses.lostAtRelease(held, LockLosses.AT_RELEASE);
@@ -157,7 +172,7 @@ final class LocalHandOver {
 	private void handOverFailed(HeldLock held, Waiter next, String newOwner) {
 		this.releaser.releaseLater(held.entry.key, newOwner);
 		held.entry.holderGone(held);
-		held.entry.handOverFailed(next);
+		held.entry.waiters.handOverFailed(next);
 	}
 
 }

@@ -34,7 +34,8 @@ import org.springframework.context.SmartLifecycle;
  * announcements and holders that died. Auto-renewed leases are renewed by one watchdog
  * thread. No monitor is held around a store call.
  * <p>
- * The jobs are split: {@link LockAcquirer} (waiting and one attempt),
+ * The jobs are split: {@link LockAcquirer} (waiting), {@link AcquireAttempts} (one
+ * acquire round trip), {@link QueuedGrants} (grants to a waiter queued in the store),
  * {@link LockReleaser} (minimum hold, hand-over, release), {@link LockRenewer} (renewal),
  * {@link LockLosses} (loss signalling), {@link LockObserver} (observations); the state of
  * one lock id is its {@link LockEntry}.
@@ -96,8 +97,8 @@ public class LockEngine
 		this.releases = store.subscribe(this.entries);
 		this.releaser = new LockReleaser(store, tokens, this.renewer, this.losses, this.detached, leaseNanos,
 				() -> this.closed, this.replicationFailures::incrementAndGet);
-		this.acquirer = new LockAcquirer(store, this.releases, tokens, this.renewer, this.releaser, leaseNanos,
-				() -> this.closed, this.replicationFailures::incrementAndGet);
+		this.acquirer = new LockAcquirer(store, this.releases, tokens, this.releaser, leaseNanos, () -> this.closed,
+				this.replicationFailures::incrementAndGet);
 		this.fairAcquirer = new FairAcquirer(store, this.releases, tokens, this.releaser, leaseNanos,
 				() -> this.closed);
 	}
@@ -167,6 +168,11 @@ public class LockEngine
 	private @Nullable HeldLock acquire(LockEntry entry, Duration waitTime, long fixedLeaseNanos, boolean fair) {
 		return fair ? this.fairAcquirer.acquire(entry, waitTime, fixedLeaseNanos)
 				: this.acquirer.acquire(entry, waitTime, fixedLeaseNanos);
+	}
+
+	/** See {@link LockEntries#announcementFallbacks()}. */
+	long announcementFallbacks() {
+		return this.entries.announcementFallbacks();
 	}
 
 	@Override

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 
 import io.github.distlock.store.ReleaseListener;
 
@@ -18,6 +19,8 @@ final class LockEntries implements ReleaseListener {
 
 	private final ConcurrentHashMap<String, LockEntry> entries = new ConcurrentHashMap<>();
 
+	private final LongAdder announcementFallbacks = new LongAdder();
+
 	/**
 	 * The calling thread starts using the lock: its entry, created if needed.
 	 * @param key the store key
@@ -26,7 +29,7 @@ final class LockEntries implements ReleaseListener {
 	 */
 	LockEntry enter(String key, String lockId) {
 		return this.entries.compute(key, (k, existing) -> {
-			LockEntry entry = (existing != null) ? existing : new LockEntry(k, lockId);
+			LockEntry entry = (existing != null) ? existing : new LockEntry(k, lockId, this.announcementFallbacks);
 			entry.enter();
 			return entry;
 		});
@@ -75,6 +78,15 @@ final class LockEntries implements ReleaseListener {
 		if (entry != null) {
 			entry.grantAnnounced(owner, fencingToken);
 		}
+	}
+
+	/**
+	 * How many times a local head stopped holding back for the other instances' turn
+	 * ({@link TurnForOthers}) because the fallback had passed, not because the
+	 * announcement it waited for had arrived.
+	 */
+	long announcementFallbacks() {
+		return this.announcementFallbacks.sum();
 	}
 
 	Collection<LockEntry> all() {

@@ -1,16 +1,17 @@
 package io.github.distlock.core;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.jspecify.annotations.Nullable;
 
 /**
- * What this instance knows about one lock key: its local holder and the local waiters, in
- * arrival order. Only the head waiter competes in Redis, and only while no live local
- * holder exists; the others wait for a hand-over, so N local waiters cost one Redis
- * attempt, not N.
+ * What this instance knows about one lock key: its local holder (and the holds handed out
+ * and not closed yet), the local waiters ({@link LocalWaiters}, of which only the head
+ * competes in Redis, so N local waiters cost one Redis attempt, not N), the threads
+ * queued in the store ({@link QueuedWaiters}) and the turn owed to other instances
+ * ({@link TurnForOthers}).
  * <p>
  * The guard is held only for in-memory state changes, never across a Redis call.
  */
@@ -21,8 +22,6 @@ final class LockEntry {
 	final String lockId;
 
 	private final ReentrantLock guard = new ReentrantLock();
-
-	private final ArrayDeque<Waiter> waiters = new ArrayDeque<>(4);
 
 	private volatile @Nullable HeldLock holder;
 
@@ -37,14 +36,11 @@ final class LockEntry {
 	/** Consecutive hand-overs while the lock was flagged contended from outside. */
 	private int handOversSinceRedis;
 
-	/**
-	 * A waiter was picked for a hand-over whose outcome is not known yet: the lock is
-	 * still this instance's, although its holder let go.
-	 */
-	private volatile boolean handingOver;
+	/** The threads of this instance waiting for the lock, in arrival order. */
+	final LocalWaiters waiters = new LocalWaiters();
 
 	/** The turn owed to waiters of other instances after a hand-over freed the lock. */
-	final TurnForOthers turnForOthers = new TurnForOthers();
+	final TurnForOthers turnForOthers;
 
 	/**
 	 * The threads that may be queued in the store for this lock, by owner token: fair
@@ -60,8 +56,19 @@ final class LockEntry {
 	private int users;
 
 	LockEntry(String key, String lockId) {
+		this(key, lockId, new LongAdder());
+	}
+
+	/**
+	 * @param key the store key
+	 * @param lockId the lock id
+	 * @param announcementFallbacks counts the hold-backs of {@link TurnForOthers} that
+	 * ended by the fallback
+	 */
+	LockEntry(String key, String lockId, LongAdder announcementFallbacks) {
 		this.key = key;
 		this.lockId = lockId;
+		this.turnForOthers = new TurnForOthers(announcementFallbacks);
 	}
 
 	/**
@@ -91,19 +98,11 @@ final class LockEntry {
 	}
 
 	/**
-	 * Whether a waiter was picked for a hand-over still in flight: the lock stays this
-	 * instance's, so no other local thread competes for it in the store meanwhile.
-	 */
-	boolean isHandingOver() {
-		return this.handingOver;
-	}
-
-	/**
 	 * No live local holder, no hand-over in flight and no local waiter ahead: a newcomer
 	 * may go straight to Redis.
 	 */
 	boolean isFree() {
-		return !hasLiveHolder() && !this.handingOver && !hasWaiters();
+		return !hasLiveHolder() && !this.waiters.isHandingOver() && !this.waiters.hasWaiters();
 	}
 
 	void acquiredFromRedis(HeldLock held) {
@@ -124,7 +123,7 @@ final class LockEntry {
 			this.holder = held;
 			this.unreleased.add(held);
 			this.handOversSinceRedis++;
-			this.handingOver = false;
+			this.waiters.handedOver();
 		}
 		finally {
 			this.guard.unlock();
@@ -188,119 +187,14 @@ final class LockEntry {
 		finally {
 			this.guard.unlock();
 		}
-		signalHead();
-	}
-
-	void enqueue(Waiter waiter) {
-		this.guard.lock();
-		try {
-			this.waiters.addLast(waiter);
-		}
-		finally {
-			this.guard.unlock();
-		}
-	}
-
-	boolean isHead(Waiter waiter) {
-		this.guard.lock();
-		try {
-			return this.waiters.peekFirst() == waiter;
-		}
-		finally {
-			this.guard.unlock();
-		}
-	}
-
-	/** The waiter acquired the lock itself, or was handed it: it leaves the queue. */
-	void dequeue(Waiter waiter) {
-		this.guard.lock();
-		try {
-			this.waiters.remove(waiter);
-		}
-		finally {
-			this.guard.unlock();
-		}
-	}
-
-	/**
-	 * Gives up waiting. Fails while a hand-over to this waiter is in flight: the caller
-	 * must then wait for its outcome (one round trip).
-	 */
-	boolean cancel(Waiter waiter) {
-		return leaveQueue(waiter, Waiter.State.WAITING);
-	}
-
-	/**
-	 * The waiter's own attempt in Redis failed (an exception or error): it leaves the
-	 * queue at once, never {@code WAITING} again, so no releasing holder can pick it
-	 * while it leaves.
-	 * @return whether it was attempting
-	 */
-	boolean cancelAttempt(Waiter waiter) {
-		return leaveQueue(waiter, Waiter.State.ATTEMPTING);
-	}
-
-	private boolean leaveQueue(Waiter waiter, Waiter.State from) {
-		if (!waiter.transition(from, Waiter.State.CANCELLED)) {
-			return false;
-		}
-		boolean wasHead;
-		this.guard.lock();
-		try {
-			wasHead = this.waiters.peekFirst() == waiter;
-			this.waiters.remove(waiter);
-		}
-		finally {
-			this.guard.unlock();
-		}
-		if (wasHead) {
-			// The next one may have to compete in Redis now.
-			signalHead();
-		}
-		return true;
-	}
-
-	/**
-	 * Picks the head waiter for a hand-over and removes it from the queue.
-	 * @return the waiter, now {@code GRANTING}, or {@code null} if none is available
-	 */
-	@Nullable Waiter pickForHandOver() {
-		this.guard.lock();
-		try {
-			Waiter head = this.waiters.peekFirst();
-			if (head != null && head.transition(Waiter.State.WAITING, Waiter.State.GRANTING)) {
-				this.waiters.pollFirst();
-				this.handingOver = true;
-				return head;
-			}
-			return null;
-		}
-		finally {
-			this.guard.unlock();
-		}
-	}
-
-	/**
-	 * A hand-over failed: the waiter goes back to the front of the queue and competes.
-	 */
-	void handOverFailed(Waiter waiter) {
-		this.guard.lock();
-		try {
-			waiter.transition(Waiter.State.GRANTING, Waiter.State.WAITING);
-			this.waiters.addFirst(waiter);
-			this.handingOver = false;
-		}
-		finally {
-			this.guard.unlock();
-		}
-		waiter.signal();
+		this.waiters.signalHead();
 	}
 
 	/** The store announced a release of this lock: wakes the head. */
 	void releaseAnnounced() {
 		this.turnForOthers.announced();
 		this.queuedWaiters.signalAll();
-		signalHead();
+		this.waiters.signalHead();
 	}
 
 	/**
@@ -311,7 +205,7 @@ final class LockEntry {
 	void grantAnnounced(String owner) {
 		this.turnForOthers.announced();
 		this.queuedWaiters.granted(owner);
-		signalHead();
+		this.waiters.signalHead();
 	}
 
 	/**
@@ -325,42 +219,12 @@ final class LockEntry {
 		// A local head holding back for this announcement (TurnForOthers) competes now:
 		// refused, it queues and flags the lock, so that the instance granted it takes
 		// its turn and not a run.
-		signalHead();
-	}
-
-	void signalHead() {
-		Waiter head;
-		this.guard.lock();
-		try {
-			head = this.waiters.peekFirst();
-		}
-		finally {
-			this.guard.unlock();
-		}
-		if (head != null) {
-			head.signal();
-		}
+		this.waiters.signalHead();
 	}
 
 	void signalAll() {
-		this.guard.lock();
-		try {
-			this.waiters.forEach(Waiter::signal);
-		}
-		finally {
-			this.guard.unlock();
-		}
+		this.waiters.signalAll();
 		this.queuedWaiters.signalAll();
-	}
-
-	boolean hasWaiters() {
-		this.guard.lock();
-		try {
-			return !this.waiters.isEmpty();
-		}
-		finally {
-			this.guard.unlock();
-		}
 	}
 
 }

@@ -50,7 +50,7 @@ final class LockLosses {
 		if (held.markLost(reason)) {
 			this.count.incrementAndGet();
 			log(held, reason);
-			held.entry.signalHead();
+			held.entry.waiters.signalHead();
 			// Never on the thread that found the loss (a renewal thread, or the holder's
 			// in extend).
 			this.events.publish(new LockLostEvent(this.eventSource, held.entry.lockId, held.fencingToken, reason));

@@ -169,7 +169,7 @@ final class LockReleaser {
 		}
 		// A fair lock is never handed over locally: its release grants it to the first
 		// waiter of any instance.
-		Waiter next = held.fair ? null : entry.pickForHandOver();
+		Waiter next = held.fair ? null : entry.waiters.pickForHandOver();
 		if (next != null) {
 			this.localHandOver.handOver(held, next);
 			return;

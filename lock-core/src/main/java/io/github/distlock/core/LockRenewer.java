@@ -1,12 +1,9 @@
 package io.github.distlock.core;
 
 import java.time.Duration;
-import java.util.Iterator;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.distlock.store.ExtendReply;
 import io.github.distlock.store.Extended;
@@ -15,7 +12,6 @@ import io.github.distlock.store.Unknown;
 import io.github.distlock.support.LogSafe;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The watchdog: renews every auto-renewed lock of this instance about every third of its
@@ -34,12 +30,9 @@ import org.jspecify.annotations.Nullable;
  * renewed with the extended lease, and the renewals scheduled for the old one are stale
  * and do nothing.
  * <p>
- * A lock held by a grant (see {@link HeldLock#granted}) has only the store's short grant
- * lease: its lease is confirmed here, not on the caller's path, once a third of what is
- * left of the grant has passed (a hold released before needs no confirmation), by the
- * same owner-checked lease reset: an auto-renewed one by its first renewal, a fixed one
- * by one reset to the fixed lease, retried as a renewal is. Finding the lock gone is a
- * loss, reported as any other.
+ * A lock held by a grant has its lease confirmed off the caller's path
+ * ({@link GrantedLeaseConfirmation}); a lock with a long lease gets its first renewal
+ * scheduled by a sweep ({@link FirstRenewalSweep}).
  */
 final class LockRenewer implements AutoCloseable {
 
@@ -47,12 +40,6 @@ final class LockRenewer implements AutoCloseable {
 
 	/** Retry delay after a failed renewal, capped by the renewal interval. */
 	private static final long RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
-
-	/**
-	 * Period of the sweep that schedules the first renewal of locks with long leases;
-	 * also how long a released one may stay referenced.
-	 */
-	private static final long SWEEP_NANOS = TimeUnit.SECONDS.toNanos(1);
 
 	/**
 	 * Renewal threads, so renewals in flight at once. Each waits for one round trip at a
@@ -69,20 +56,14 @@ final class LockRenewer implements AutoCloseable {
 
 	private final ScheduledThreadPoolExecutor deadlineGuard = daemonScheduler("distlock-lease-guard", 1);
 
-	/**
-	 * Locks whose first renewal is more than a sweep away; most are released before it is
-	 * due. A queue, not a set: adding must be cheap on every acquisition, and a hash set
-	 * never shrinks.
-	 */
-	private final ConcurrentLinkedQueue<HeldLock> awaitingFirstRenewal = new ConcurrentLinkedQueue<>();
+	private final FirstRenewalSweep firstRenewals = new FirstRenewalSweep(this, this.scheduler);
 
-	private final AtomicBoolean sweeping = new AtomicBoolean();
-
-	private volatile @Nullable ScheduledFuture<?> sweep;
+	private final GrantedLeaseConfirmation confirmation;
 
 	LockRenewer(LockStore store, Outcomes outcomes) {
 		this.store = store;
 		this.outcomes = outcomes;
+		this.confirmation = new GrantedLeaseConfirmation(store, outcomes, this, this.scheduler);
 	}
 
 	private static ScheduledThreadPoolExecutor daemonScheduler(String name, int threads) {
@@ -102,122 +83,15 @@ final class LockRenewer implements AutoCloseable {
 	 */
 	void start(HeldLock held) {
 		if (held.leaseUnconfirmed()) {
-			long delay = confirmationDelay(held);
-			if (held.autoRenewed) {
-				schedule(held, delay, 0);
-			}
-			else {
-				confirmFixedLease(held, delay);
-			}
+			this.confirmation.start(held);
 			return;
 		}
 		long interval = interval(held);
-		if (interval <= 2 * SWEEP_NANOS) {
-			schedule(held, interval, 0);
+		if (FirstRenewalSweep.waitsForSweep(interval)) {
+			this.firstRenewals.add(held);
 			return;
 		}
-		// Scheduling every lock at acquisition would wake the renewal thread each time (a
-		// new
-		// earliest task signals it): a second thread hop per lock, for a renewal that
-		// almost never
-		// happens. A sweep once a second schedules the renewals of the locks still held
-		// instead.
-		this.awaitingFirstRenewal.offer(held);
-		if (!this.sweeping.get() && this.sweeping.compareAndSet(false, true) && !this.scheduler.isShutdown()) {
-			this.sweep = this.scheduler.scheduleWithFixedDelay(this::sweep, SWEEP_NANOS, SWEEP_NANOS,
-					TimeUnit.NANOSECONDS);
-		}
-	}
-
-	private void sweep() {
-		long now = System.nanoTime();
-		for (Iterator<HeldLock> it = this.awaitingFirstRenewal.iterator(); it.hasNext();) {
-			HeldLock held = it.next();
-			if (held.state() != HeldLock.State.HELD || held.renewalGeneration() != 0) {
-				// Released, or extended (which scheduled its renewal itself).
-				it.remove();
-				continue;
-			}
-			long due = held.acquiredAtNanos + interval(held) - now;
-			if (due <= SWEEP_NANOS) {
-				// The next sweep could be too late.
-				it.remove();
-				schedule(held, Math.max(due, 0), 0);
-			}
-		}
-	}
-
-	/**
-	 * When to confirm the lease of a lock held by a grant: after a third of what is left
-	 * of the grant (at least a quarter of the grant lease is left when a waiter holds by
-	 * a grant, see {@link GrantWindow#holdsLongEnough}), not at once. Most holds end
-	 * before, and their release cancels it: a confirmation at once cost every hand-over a
-	 * command and woke a renewal thread on the 2 cores the new holder's critical section
-	 * was starting on. A third leaves two thirds for the reset and its retries.
-	 */
-	private static long confirmationDelay(HeldLock held) {
-		return Math.max(held.remainingNanos(), 0) / 3;
-	}
-
-	/**
-	 * Schedules {@link #confirmFixedLease(HeldLock)}, registered as the lock's renewal so
-	 * that its release cancels it.
-	 */
-	private void confirmFixedLease(HeldLock held, long delayNanos) {
-		if (held.state() == HeldLock.State.HELD && !this.scheduler.isShutdown()) {
-			held.renewal(this.scheduler.schedule(() -> confirmFixedLease(held), delayNanos, TimeUnit.NANOSECONDS),
-					held.renewalGeneration());
-		}
-	}
-
-	/**
-	 * Resets the lease of a lock with a fixed lease held by a grant to that fixed lease,
-	 * counted from when it was granted; retried until the grant lease runs out when the
-	 * outcome is unknown. An {@code extend} done before confirms it too.
-	 */
-	private void confirmFixedLease(HeldLock held) {
-		if (held.state() != HeldLock.State.HELD || !held.leaseUnconfirmed()) {
-			return;
-		}
-		if (!held.lockLease()) {
-			this.outcomes.lost(held, "the grant lease ran out before the lease was confirmed");
-			return;
-		}
-		long retry;
-		try {
-			if (held.state() != HeldLock.State.HELD || !held.leaseUnconfirmed()) {
-				return;
-			}
-			long sentAt = System.nanoTime();
-			long leaseMillis = Math.max(1,
-					TimeUnit.NANOSECONDS.toMillis(held.acquiredAtNanos + held.leaseNanos() - sentAt));
-			long leaseNanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis);
-			ExtendReply reply;
-			try {
-				reply = this.store.extend(held.entry.key, held.ownerToken, leaseMillis);
-			}
-			catch (RuntimeException ex) {
-				reply = new Unknown(ex);
-			}
-			if (reply instanceof Extended) {
-				held.leaseResetAt(sentAt, leaseNanos);
-				held.renewalFailing = false;
-				return;
-			}
-			if (!(reply instanceof Unknown unknown)) {
-				this.outcomes.lost(held, "confirming the lease of the granted lock found the lock key expired or"
-						+ " owned by another instance");
-				return;
-			}
-			held.leaseResetMayApply(sentAt, leaseNanos);
-			retry = failed(held, unknown.cause());
-		}
-		finally {
-			held.unlockLease();
-		}
-		if (retry >= 0) {
-			confirmFixedLease(held, retry);
-		}
+		schedule(held, interval, 0);
 	}
 
 	/**
@@ -305,7 +179,11 @@ final class LockRenewer implements AutoCloseable {
 		renew(held, generation);
 	}
 
-	private void schedule(HeldLock held, long delayNanos, int generation) {
+	/**
+	 * Schedules a renewal of {@code held} in {@code delayNanos}, which does nothing if
+	 * the renewal generation has moved on from {@code generation} meanwhile.
+	 */
+	void schedule(HeldLock held, long delayNanos, int generation) {
 		if (held.state() == HeldLock.State.HELD && !this.scheduler.isShutdown()) {
 			held.renewal(this.scheduler.schedule(() -> renew(held, generation), delayNanos, TimeUnit.NANOSECONDS),
 					generation);
@@ -389,7 +267,7 @@ final class LockRenewer implements AutoCloseable {
 	 * A renewal failed or its outcome is unknown: retried until the lease runs out.
 	 * @return the delay of the retry, or -1 when the lock is lost
 	 */
-	private long failed(HeldLock held, RuntimeException ex) {
+	long failed(HeldLock held, RuntimeException ex) {
 		held.renewalFailing = true;
 		this.outcomes.renewalFailed(held, ex);
 		if (logger.isDebugEnabled()) {
@@ -411,15 +289,11 @@ final class LockRenewer implements AutoCloseable {
 	 * does.
 	 */
 	int pendingTasks() {
-		ScheduledFuture<?> sweep = this.sweep;
-		long scheduled = this.scheduler.getQueue().stream().filter((task) -> task != sweep).count();
-		long awaiting = this.awaitingFirstRenewal.stream()
-			.filter((held) -> held.state() == HeldLock.State.HELD)
-			.count();
-		return (int) (scheduled + awaiting + this.deadlineGuard.getQueue().size());
+		long scheduled = this.scheduler.getQueue().stream().filter((task) -> !this.firstRenewals.isSweep(task)).count();
+		return (int) (scheduled + this.firstRenewals.awaiting() + this.deadlineGuard.getQueue().size());
 	}
 
-	private static long interval(HeldLock held) {
+	static long interval(HeldLock held) {
 		return Math.max(held.leaseNanos() / 3, 1);
 	}
 

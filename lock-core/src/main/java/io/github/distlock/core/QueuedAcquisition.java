@@ -5,7 +5,7 @@ package io.github.distlock.core;
  * ({@link io.github.distlock.store.LockStore#grantLeaseMillis()} &gt; 0): one owner token
  * for all its attempts, under which its thread, while it is the local head, waits queued
  * in the store, so that the holder's release grants it the lock (see
- * {@link LockAcquirer}).
+ * {@link QueuedGrants}).
  */
 final class QueuedAcquisition {
 

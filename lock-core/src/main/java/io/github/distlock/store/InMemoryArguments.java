@@ -17,6 +17,14 @@ final class InMemoryArguments {
 		}
 	}
 
+	/** {@link #check(String, String, long)}, and a wait time not negative. */
+	static void check(String key, String owner, long leaseMillis, long waitMillis) {
+		check(key, owner, leaseMillis);
+		if (waitMillis < 0) {
+			throw new IllegalArgumentException("waitMillis must not be negative, but was " + waitMillis);
+		}
+	}
+
 	static void checkKey(String key) {
 		if (key == null || key.isEmpty()) {
 			throw new IllegalArgumentException("key must not be null or empty, but was " + key);

@@ -34,6 +34,14 @@ record InMemoryLockState(@Nullable String owner, long leaseEndMillis, boolean co
 	}
 
 	/**
+	 * The clock time {@code millis} after {@code now}, at most {@link Long#MAX_VALUE}.
+	 */
+	static long plus(Instant now, long millis) {
+		long end = now.toEpochMilli() + millis;
+		return (end < 0) ? Long.MAX_VALUE : end;
+	}
+
+	/**
 	 * {@code state}, or {@code null} (remove the key) once there is nothing left to
 	 * remember.
 	 */

@@ -4,13 +4,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 import org.jspecify.annotations.Nullable;
 
 import static io.github.distlock.store.InMemoryLockState.holder;
 import static io.github.distlock.store.InMemoryLockState.lastReleasedBy;
 import static io.github.distlock.store.InMemoryLockState.nextToken;
+import static io.github.distlock.store.InMemoryLockState.plus;
 import static io.github.distlock.store.InMemoryLockState.unlessForgettable;
 
 /**
@@ -60,13 +60,9 @@ public final class InMemoryLockStore implements LockStore {
 	 */
 	public static final Duration DEFAULT_FENCING_RETENTION = Duration.ofMinutes(1);
 
-	private static final long MAX_PURGE_INTERVAL_MILLIS = 1000;
-
 	private final Clock clock;
 
 	private final long fencingRetentionMillis;
-
-	private final long purgeIntervalMillis;
 
 	private final ConcurrentHashMap<String, InMemoryLockState> states = new ConcurrentHashMap<>();
 
@@ -74,7 +70,9 @@ public final class InMemoryLockStore implements LockStore {
 
 	private final InMemoryFairQueues fairQueues = new InMemoryFairQueues();
 
-	private final AtomicLong nextPurgeMillis;
+	private final InMemoryGrants grants;
+
+	private final InMemoryPurge purge;
 
 	/**
 	 * A store on the {@link #monotonicClock() monotonic clock} with the
@@ -120,8 +118,8 @@ public final class InMemoryLockStore implements LockStore {
 		}
 		this.clock = clock;
 		this.fencingRetentionMillis = fencingRetention.toMillis();
-		this.purgeIntervalMillis = Math.min(this.fencingRetentionMillis, MAX_PURGE_INTERVAL_MILLIS);
-		this.nextPurgeMillis = new AtomicLong(clock.millis() + this.purgeIntervalMillis);
+		this.grants = new InMemoryGrants(this.fairQueues, this.fencingRetentionMillis);
+		this.purge = new InMemoryPurge(this.fencingRetentionMillis, clock.millis());
 	}
 
 	/**
@@ -144,10 +142,7 @@ public final class InMemoryLockStore implements LockStore {
 
 	@Override
 	public AcquireReply acquire(String key, String owner, long leaseMillis, long waitMillis) {
-		InMemoryArguments.check(key, owner, leaseMillis);
-		if (waitMillis < 0) {
-			throw new IllegalArgumentException("waitMillis must not be negative, but was " + waitMillis);
-		}
+		InMemoryArguments.check(key, owner, leaseMillis, waitMillis);
 		Instant now = now();
 		long nowMillis = now.toEpochMilli();
 		InMemoryReply<AcquireReply> reply = new InMemoryReply<>();
@@ -169,11 +164,7 @@ public final class InMemoryLockStore implements LockStore {
 			if (holder.equals(owner)) {
 				// Granted to us, or a replay: ours, with the lease asked for, as in
 				// Redis.
-				this.fairQueues.remove(key, owner);
-				long token = nextToken(state, now);
-				reply.value = new Acquired(token);
-				return new InMemoryLockState(owner, plus(now, leaseMillis), state.contended(), token, fenceEnd(now),
-						state.releasedBy());
+				return this.grants.claimed(key, state, owner, leaseMillis, now, reply);
 			}
 			if (waitMillis > 0) {
 				this.fairQueues.enqueue(key, owner, nowMillis, plus(now, waitMillis));
@@ -186,42 +177,11 @@ public final class InMemoryLockStore implements LockStore {
 
 	@Override
 	public AcquireReply acquireFair(String key, String owner, long leaseMillis, long waitMillis) {
-		InMemoryArguments.check(key, owner, leaseMillis);
-		if (waitMillis < 0) {
-			throw new IllegalArgumentException("waitMillis must not be negative, but was " + waitMillis);
-		}
+		InMemoryArguments.check(key, owner, leaseMillis, waitMillis);
 		Instant now = now();
-		long nowMillis = now.toEpochMilli();
 		InMemoryReply<AcquireReply> reply = new InMemoryReply<>();
-		this.states.compute(key, (k, state) -> {
-			String holder = holder(state, now);
-			if (owner.equals(holder)) {
-				// Granted to us (or a replay): claimed with the lease asked for.
-				this.fairQueues.remove(key, owner);
-				long token = nextToken(state, now);
-				reply.value = new Acquired(token);
-				return new InMemoryLockState(owner, plus(now, leaseMillis), state.contended(), token, fenceEnd(now),
-						state.releasedBy());
-			}
-			InMemoryLockState current = state;
-			if (holder == null) {
-				String head = this.fairQueues.liveHead(key, nowMillis);
-				if (head == null || head.equals(owner)) {
-					this.fairQueues.remove(key, owner);
-					long token = nextToken(state, now);
-					reply.value = new Acquired(token);
-					return new InMemoryLockState(owner, plus(now, leaseMillis),
-							this.fairQueues.liveHead(key, nowMillis) != null, token, fenceEnd(now),
-							lastReleasedBy(state, now));
-				}
-				current = granted(key, state, head, lastReleasedBy(state, now), now, reply);
-			}
-			if (waitMillis > 0) {
-				this.fairQueues.enqueue(key, owner, nowMillis, plus(now, waitMillis));
-			}
-			reply.value = new HeldByOther(current.leaseEndMillis() - nowMillis);
-			return current.contendedNow();
-		});
+		this.states.compute(key,
+				(k, state) -> this.grants.acquireFair(key, state, owner, leaseMillis, waitMillis, now, reply));
 		return announced(key, reply);
 	}
 
@@ -238,21 +198,6 @@ public final class InMemoryLockStore implements LockStore {
 	@Override
 	public long grantLeaseMillis() {
 		return GRANT_LEASE.toMillis();
-	}
-
-	/**
-	 * The state of a lock the release of {@code releasedBy} (if any) grants to the live
-	 * head of its queue, with the grant lease and the next fencing token; the grant is
-	 * announced after the update.
-	 */
-	private InMemoryLockState granted(String key, @Nullable InMemoryLockState state, String head,
-			@Nullable String releasedBy, Instant now, InMemoryReply<?> reply) {
-		this.fairQueues.remove(key, head);
-		long token = nextToken(state, now);
-		reply.grantedTo = head;
-		reply.grantToken = token;
-		boolean more = this.fairQueues.liveHead(key, now.toEpochMilli()) != null;
-		return new InMemoryLockState(head, plus(now, GRANT_LEASE.toMillis()), more, token, fenceEnd(now), releasedBy);
 	}
 
 	@Override
@@ -282,12 +227,7 @@ public final class InMemoryLockStore implements LockStore {
 			}
 			if (state.contended() && !mayStayLocal) {
 				reply.value = Released.INSTANCE;
-				String head = this.fairQueues.liveHead(key, now.toEpochMilli());
-				if (head != null) {
-					return granted(key, state, head, owner, now, reply);
-				}
-				reply.announce = true;
-				return unlessForgettable(state.releasedNowBy(owner), now);
+				return this.grants.released(key, state, owner, now, reply);
 			}
 			if (newOwnerQueuedAs != null) {
 				this.fairQueues.remove(key, newOwnerQueuedAs);
@@ -310,12 +250,7 @@ public final class InMemoryLockStore implements LockStore {
 			String holder = holder(state, now);
 			if (owner.equals(holder)) {
 				reply.value = Released.INSTANCE;
-				String head = state.contended() ? this.fairQueues.liveHead(key, now.toEpochMilli()) : null;
-				if (head != null) {
-					return granted(key, state, head, owner, now, reply);
-				}
-				reply.announce = state.contended();
-				return unlessForgettable(state.releasedNowBy(owner), now);
+				return this.grants.released(key, state, owner, now, reply);
 			}
 			// Not the holder: a fair waiter giving up leaves the queue.
 			this.fairQueues.remove(key, owner);
@@ -383,24 +318,8 @@ public final class InMemoryLockStore implements LockStore {
 
 	private Instant now() {
 		Instant now = this.clock.instant();
-		purgeIfDue(now);
+		this.purge.runIfDue(now.toEpochMilli(), this.states, this.fairQueues);
 		return now;
-	}
-
-	/**
-	 * Forgets the keys nobody holds whose fencing retention has passed, at most once per
-	 * interval.
-	 */
-	private void purgeIfDue(Instant now) {
-		long nowMillis = now.toEpochMilli();
-		long due = this.nextPurgeMillis.get();
-		if (nowMillis < due || !this.nextPurgeMillis.compareAndSet(due, nowMillis + this.purgeIntervalMillis)) {
-			return;
-		}
-		// Entries are immutable, so each is removed only if unchanged since it was
-		// judged.
-		this.states.values().removeIf((state) -> state.forgettable(nowMillis));
-		this.fairQueues.purge(this.states, nowMillis);
 	}
 
 	private <T> T announced(String key, InMemoryReply<T> reply) {
@@ -415,11 +334,6 @@ public final class InMemoryLockStore implements LockStore {
 
 	private long fenceEnd(Instant now) {
 		return plus(now, this.fencingRetentionMillis);
-	}
-
-	private static long plus(Instant now, long millis) {
-		long end = now.toEpochMilli() + millis;
-		return (end < 0) ? Long.MAX_VALUE : end;
 	}
 
 }

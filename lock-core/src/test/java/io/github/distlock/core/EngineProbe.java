@@ -26,6 +26,17 @@ public final class EngineProbe {
 	}
 
 	/**
+	 * How many times a local head of {@code engine} stopped holding back for the turn of
+	 * other instances because the fallback had passed, not because the announcement it
+	 * waited for had arrived.
+	 * @param engine the engine
+	 * @return the count since the engine started
+	 */
+	public static long announcementFallbacks(LockEngine engine) {
+		return engine.announcementFallbacks();
+	}
+
+	/**
 	 * The engine's owner token source.
 	 * @return a new source of owner tokens
 	 */

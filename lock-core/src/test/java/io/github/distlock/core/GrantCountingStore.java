@@ -41,6 +41,12 @@ public final class GrantCountingStore extends ForwardingLockStore {
 
 	private final Set<String> grantedOwners = ConcurrentHashMap.newKeySet();
 
+	private final Set<String> ownOwners = ConcurrentHashMap.newKeySet();
+
+	private final AtomicLong grantsElsewhereLost = new AtomicLong();
+
+	private volatile boolean loseGrantsElsewhere;
+
 	volatile IntConsumer beforeFairAcquire = (call) -> {
 	};
 
@@ -95,6 +101,23 @@ public final class GrantCountingStore extends ForwardingLockStore {
 	}
 
 	/**
+	 * From now on, announcements of grants to owners this instance never sent an acquire
+	 * for (another instance's waiters) do not reach it, as if lost on the way; those of
+	 * grants to its own waiters still do.
+	 */
+	public void loseAnnouncementsOfGrantsElsewhere() {
+		this.loseGrantsElsewhere = true;
+	}
+
+	/**
+	 * Announcements of grants to other instances' owners kept from this instance.
+	 * @return the count
+	 */
+	public long grantsElsewhereLost() {
+		return this.grantsElsewhereLost.get();
+	}
+
+	/**
 	 * Lease resets ({@code extend}) that found the lock owned.
 	 * @return the count
 	 */
@@ -115,6 +138,7 @@ public final class GrantCountingStore extends ForwardingLockStore {
 	@Override
 	public AcquireReply acquire(String key, String owner, long leaseMillis, long waitMillis) {
 		this.acquires.incrementAndGet();
+		this.ownOwners.add(owner);
 		if (this.grantedOwners.contains(owner)) {
 			this.claimsAfterGrant.incrementAndGet();
 		}
@@ -124,6 +148,7 @@ public final class GrantCountingStore extends ForwardingLockStore {
 	@Override
 	public AcquireReply acquireFair(String key, String owner, long leaseMillis, long waitMillis) {
 		int call = (int) this.fairAcquires.incrementAndGet();
+		this.ownOwners.add(owner);
 		if (this.grantedOwners.contains(owner)) {
 			this.claimsAfterGrant.incrementAndGet();
 		}
@@ -169,6 +194,10 @@ public final class GrantCountingStore extends ForwardingLockStore {
 			@Override
 			public void granted(String key, String owner, long fencingToken) {
 				if (GrantCountingStore.this.dropGrantAnnouncements) {
+					return;
+				}
+				if (GrantCountingStore.this.loseGrantsElsewhere && !GrantCountingStore.this.ownOwners.contains(owner)) {
+					GrantCountingStore.this.grantsElsewhereLost.incrementAndGet();
 					return;
 				}
 				GrantCountingStore.this.beforeGrantAnnounced.accept(owner);

@@ -23,25 +23,25 @@ class LockEntryTests {
 	void waitersQueueInArrivalOrderAndOnlyTheFirstIsHead() {
 		Waiter first = waiter();
 		Waiter second = waiter();
-		assertThat(this.entry.hasWaiters()).isFalse();
-		this.entry.enqueue(first);
-		this.entry.enqueue(second);
-		assertThat(this.entry.hasWaiters()).isTrue();
-		assertThat(this.entry.isHead(first)).isTrue();
-		assertThat(this.entry.isHead(second)).isFalse();
-		this.entry.dequeue(first);
-		assertThat(this.entry.isHead(second)).isTrue();
+		assertThat(this.entry.waiters.hasWaiters()).isFalse();
+		this.entry.waiters.enqueue(first);
+		this.entry.waiters.enqueue(second);
+		assertThat(this.entry.waiters.hasWaiters()).isTrue();
+		assertThat(this.entry.waiters.isHead(first)).isTrue();
+		assertThat(this.entry.waiters.isHead(second)).isFalse();
+		this.entry.waiters.dequeue(first);
+		assertThat(this.entry.waiters.isHead(second)).isTrue();
 	}
 
 	@Test
 	void aCancelledHeadLeavesTheQueueAndTheNextOneIsSignalled() {
 		Waiter first = waiter();
 		Waiter second = waiter();
-		this.entry.enqueue(first);
-		this.entry.enqueue(second);
-		assertThat(this.entry.cancel(first)).isTrue();
+		this.entry.waiters.enqueue(first);
+		this.entry.waiters.enqueue(second);
+		assertThat(this.entry.waiters.cancel(first)).isTrue();
 		assertThat(first.state()).isEqualTo(Waiter.State.CANCELLED);
-		assertThat(this.entry.isHead(second)).isTrue();
+		assertThat(this.entry.waiters.isHead(second)).isTrue();
 		// The new head was signalled (it may have to compete in the store now): its park
 		// returns at once.
 		assertReturnsAtOnce(second);
@@ -50,10 +50,10 @@ class LockEntryTests {
 	@Test
 	void aWaiterCannotCancelWhileAHandOverToItIsInFlight() {
 		Waiter waiter = waiter();
-		this.entry.enqueue(waiter);
-		assertThat(this.entry.pickForHandOver()).isSameAs(waiter);
+		this.entry.waiters.enqueue(waiter);
+		assertThat(this.entry.waiters.pickForHandOver()).isSameAs(waiter);
 		assertThat(waiter.state()).isEqualTo(Waiter.State.GRANTING);
-		assertThat(this.entry.cancel(waiter)).isFalse();
+		assertThat(this.entry.waiters.cancel(waiter)).isFalse();
 		assertThat(waiter.state()).isEqualTo(Waiter.State.GRANTING);
 	}
 
@@ -61,24 +61,24 @@ class LockEntryTests {
 	void aHandOverPicksTheHeadAndRemovesItFromTheQueue() {
 		Waiter first = waiter();
 		Waiter second = waiter();
-		this.entry.enqueue(first);
-		this.entry.enqueue(second);
-		assertThat(this.entry.pickForHandOver()).isSameAs(first);
-		assertThat(this.entry.isHead(second)).isTrue();
-		assertThat(this.entry.pickForHandOver()).isSameAs(second);
-		assertThat(this.entry.hasWaiters()).isFalse();
-		assertThat(this.entry.pickForHandOver()).isNull();
+		this.entry.waiters.enqueue(first);
+		this.entry.waiters.enqueue(second);
+		assertThat(this.entry.waiters.pickForHandOver()).isSameAs(first);
+		assertThat(this.entry.waiters.isHead(second)).isTrue();
+		assertThat(this.entry.waiters.pickForHandOver()).isSameAs(second);
+		assertThat(this.entry.waiters.hasWaiters()).isFalse();
+		assertThat(this.entry.waiters.pickForHandOver()).isNull();
 	}
 
 	@Test
 	void aHeadAttemptingInTheStoreIsNotPickedForAHandOver() {
 		Waiter head = waiter();
 		Waiter next = waiter();
-		this.entry.enqueue(head);
-		this.entry.enqueue(next);
+		this.entry.waiters.enqueue(head);
+		this.entry.waiters.enqueue(next);
 		head.transition(Waiter.State.WAITING, Waiter.State.ATTEMPTING);
-		assertThat(this.entry.pickForHandOver()).isNull();
-		assertThat(this.entry.isHead(head)).isTrue();
+		assertThat(this.entry.waiters.pickForHandOver()).isNull();
+		assertThat(this.entry.waiters.isHead(head)).isTrue();
 		assertThat(next.state()).isEqualTo(Waiter.State.WAITING);
 	}
 
@@ -86,16 +86,16 @@ class LockEntryTests {
 	void aFailedHandOverPutsTheWaiterBackAtTheFrontAndSignalsIt() {
 		Waiter first = waiter();
 		Waiter second = waiter();
-		this.entry.enqueue(first);
-		this.entry.enqueue(second);
-		Waiter picked = this.entry.pickForHandOver();
-		this.entry.handOverFailed(picked);
+		this.entry.waiters.enqueue(first);
+		this.entry.waiters.enqueue(second);
+		Waiter picked = this.entry.waiters.pickForHandOver();
+		this.entry.waiters.handOverFailed(picked);
 		assertThat(picked.state()).isEqualTo(Waiter.State.WAITING);
-		assertThat(this.entry.isHead(first)).isTrue();
+		assertThat(this.entry.waiters.isHead(first)).isTrue();
 		assertReturnsAtOnce(first);
 		// Waiting again: it may cancel now.
-		assertThat(this.entry.cancel(first)).isTrue();
-		assertThat(this.entry.isHead(second)).isTrue();
+		assertThat(this.entry.waiters.cancel(first)).isTrue();
+		assertThat(this.entry.waiters.isHead(second)).isTrue();
 	}
 
 	@Test
@@ -110,7 +110,7 @@ class LockEntryTests {
 		assertThat(this.entry.holder()).isNull();
 		assertThat(this.entry.isFree()).isTrue();
 		Waiter waiter = waiter();
-		this.entry.enqueue(waiter);
+		this.entry.waiters.enqueue(waiter);
 		assertThat(this.entry.isFree()).isFalse();
 	}
 
@@ -162,8 +162,8 @@ class LockEntryTests {
 	void signalAllWakesEveryWaiter() {
 		Waiter first = waiter();
 		Waiter second = waiter();
-		this.entry.enqueue(first);
-		this.entry.enqueue(second);
+		this.entry.waiters.enqueue(first);
+		this.entry.waiters.enqueue(second);
 		this.entry.signalAll();
 		assertReturnsAtOnce(first);
 		assertReturnsAtOnce(second);

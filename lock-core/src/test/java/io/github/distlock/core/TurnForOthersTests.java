@@ -1,6 +1,7 @@
 package io.github.distlock.core;
 
 import java.time.Duration;
+import java.util.concurrent.atomic.LongAdder;
 
 import org.junit.jupiter.api.Test;
 
@@ -13,7 +14,9 @@ import static org.awaitility.Awaitility.await;
  */
 class TurnForOthersTests {
 
-	private final TurnForOthers turn = new TurnForOthers();
+	private final LongAdder fallbacks = new LongAdder();
+
+	private final TurnForOthers turn = new TurnForOthers(this.fallbacks);
 
 	@Test
 	void nothingIsOwedOrHeldBackBeforeTheLockWasFreedForOthers() {
@@ -38,6 +41,20 @@ class TurnForOthersTests {
 		assertThat(this.turn.isOwed()).as("owed until the lock is found held elsewhere").isTrue();
 		this.turn.heldElsewhere();
 		assertThat(this.turn.isOwed()).isFalse();
+		assertThat(this.fallbacks.sum()).isZero();
+	}
+
+	@Test
+	void aLockGrantedElsewhereIsOwedWithoutHoldingTheLocalHeadBack() {
+		long before = this.turn.announcements();
+		this.turn.grantedElsewhere();
+		assertThat(this.turn.isOwed()).isTrue();
+		assertThat(this.turn.holdBackNanos()).isZero();
+		assertThat(this.turn.takeHeadStart()).isFalse();
+		assertThat(this.turn.announcements()).isEqualTo(before);
+		this.turn.heldElsewhere();
+		assertThat(this.turn.isOwed()).isFalse();
+		assertThat(this.fallbacks.sum()).isZero();
 	}
 
 	@Test
@@ -57,6 +74,7 @@ class TurnForOthersTests {
 		assertThat(holdBack).isPositive().isLessThanOrEqualTo(Duration.ofMillis(50).toNanos());
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.turn.holdBackNanos() == 0);
 		assertThat(this.turn.takeHeadStart()).isTrue();
+		assertThat(this.fallbacks.sum()).as("hold-backs ended by the fallback").isOne();
 	}
 
 }

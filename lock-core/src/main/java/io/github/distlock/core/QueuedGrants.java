@@ -1,0 +1,108 @@
+package io.github.distlock.core;
+
+import java.util.concurrent.TimeUnit;
+
+import io.github.distlock.store.LockStore;
+import io.github.distlock.support.LogSafe;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Grants to acquisitions of the default mode, for {@link LockAcquirer}: with a store that
+ * grants ({@link LockStore#grantLeaseMillis()} &gt; 0: Redis without replicas waited for,
+ * in memory) an acquisition keeps one owner token for all its attempts
+ * ({@link QueuedAcquisition}), and the attempts of the local head, when refused with wait
+ * time left, also queue it in the store's queue for the lock. The first attempt queues
+ * nothing and runs the plain acquire, so an uncontended acquisition costs what it did. A
+ * free lock is still taken at once (unfair: no queue is waited behind). A release of the
+ * contended lock by any instance then grants it to the head of that queue and announces
+ * the grant with its fencing token: the waiting head, woken by the announcement, holds
+ * the lock at once, as if handed over locally, counting the grant lease from the earliest
+ * moment the grant can have been made ({@link GrantWindow}) until the watchdog confirms
+ * its lease off its path, one round trip fewer than waking up to acquire. A grant
+ * announced while the head's own attempt is in flight is taken only if that attempt was
+ * refused (one that found the grant claimed it, and its reply wins); one whose
+ * announcement was lost, or with too little lease left, is claimed by the next attempt.
+ * An acquisition that ends without holding under its token (wait time over, interrupt,
+ * failure, or handed the lock locally under a fresh token without the store withdrawing
+ * the entry) withdraws its queue entry with an owner-checked release, which also passes
+ * on a grant it got meanwhile; a thread that dies queued keeps a grant no longer than the
+ * grant lease. Hand-overs between local threads go on as before (the queued waiters of
+ * other instances do not stop them: {@link LocalHandOver} bounds how many stay local in a
+ * row), and withdraw the new holder's queue entry with them.
+ */
+final class QueuedGrants {
+
+	private static final Log logger = LogFactory.getLog(QueuedGrants.class);
+
+	private final OwnerTokens tokens;
+
+	private final LockReleaser releaser;
+
+	private final long leaseNanos;
+
+	/** The store's grant lease; 0 when it does not grant, and nobody is queued. */
+	private final long grantLeaseNanos;
+
+	QueuedGrants(LockStore store, OwnerTokens tokens, LockReleaser releaser, long leaseNanos) {
+		this.tokens = tokens;
+		this.releaser = releaser;
+		this.leaseNanos = leaseNanos;
+		this.grantLeaseNanos = TimeUnit.MILLISECONDS.toNanos(store.grantLeaseMillis());
+	}
+
+	/**
+	 * A new acquisition's owner token and queue bookkeeping.
+	 * @return the acquisition, or {@code null} when the store does not grant (nobody is
+	 * queued)
+	 */
+	@Nullable QueuedAcquisition start() {
+		return (this.grantLeaseNanos > 0) ? new QueuedAcquisition(this.tokens.next(), this.grantLeaseNanos) : null;
+	}
+
+	/**
+	 * Holds the lock by the grant announced to the acquisition's owner token since the
+	 * last look, if any, if its conservative deadline leaves room to confirm its lease,
+	 * and unless a local hand-over to this waiter is in flight (its outcome decides);
+	 * otherwise the next attempt claims the grant.
+	 */
+	@Nullable HeldLock heldByGrant(LockEntry entry, Waiter waiter, QueuedAcquisition queueing) {
+		long fencingToken = waiter.takeAnnouncedGrant();
+		if (fencingToken == 0) {
+			return null;
+		}
+		long lease = (waiter.fixedLeaseNanos > 0) ? waiter.fixedLeaseNanos : this.leaseNanos;
+		long now = System.nanoTime();
+		if (!queueing.grants.holdsLongEnough(lease, now)
+				|| !waiter.transition(Waiter.State.WAITING, Waiter.State.ACQUIRED)) {
+			return null;
+		}
+		entry.waiters.dequeue(waiter);
+		HeldLock held = HeldLock.granted(entry, queueing.owner, fencingToken, waiter.thread, lease,
+				waiter.fixedLeaseNanos == 0, now, queueing.grants.deadlineNanos(lease, now));
+		this.releaser.holdAcquired(held);
+		if (logger.isDebugEnabled()) {
+			logger
+				.debug("Acquired lock '" + LogSafe.text(entry.lockId) + "' by a grant, fencing token " + fencingToken);
+		}
+		return held;
+	}
+
+	/**
+	 * The acquisition ended: its queue entry, if an attempt may have made one, is
+	 * withdrawn from the store's queue, passing on a grant it got meanwhile, unless the
+	 * lock is held under its owner token, a hand-over withdrew it, or the token is
+	 * released anyway as an unanswered attempt's.
+	 * @param heldAs the owner token the lock is held under, or {@code null}
+	 * @param unansweredOwner the owner token of an unanswered attempt released on the way
+	 * out, or {@code null}
+	 */
+	void ended(LockEntry entry, QueuedAcquisition queueing, @Nullable String heldAs, @Nullable String unansweredOwner) {
+		if (queueing.queued && !queueing.withdrawnByHandOver && !queueing.owner.equals(heldAs)
+				&& !queueing.owner.equals(unansweredOwner)) {
+			this.releaser.releaseLater(entry.key, queueing.owner);
+		}
+	}
+
+}
