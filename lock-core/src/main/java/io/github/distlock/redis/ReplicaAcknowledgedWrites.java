@@ -3,12 +3,10 @@ package io.github.distlock.redis;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
@@ -18,8 +16,6 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.codec.StringCodec;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessException;
@@ -39,11 +35,10 @@ import org.springframework.data.redis.core.script.RedisScript;
  * Redis's shared connection (whose other commands, from every thread, would queue behind
  * it): they run on connections of their own, opened from the
  * {@link LettuceConnectionFactory}'s Lettuce client (so with its address, credentials,
- * SSL, database and client options), each used by one thread at a time. Idle ones are
- * kept for reuse, the most recently used first, up to {@value #MAX_IDLE} (so about as
- * many stay open as writes ran at once), and closed once unused for a minute; a
- * connection whose command failed or timed out is closed instead of reused (it may still
- * carry the unanswered command), and all are closed by {@link #close()}.
+ * SSL, database and client options), each used by one thread at a time and kept for the
+ * next writes ({@link DedicatedConnectionPool}, idle ones closed after a minute unused);
+ * a connection whose command failed or timed out is closed instead of reused (it may
+ * still carry the unanswered command), and all are closed by {@link #close()}.
  * <p>
  * On Redis Cluster the script and the {@code WAIT} go to the master that serves the lock
  * key's slot, on that node's own connection, so the {@code WAIT} waits for that master's
@@ -56,15 +51,6 @@ import org.springframework.data.redis.core.script.RedisScript;
  */
 final class ReplicaAcknowledgedWrites implements AutoCloseable {
 
-	private static final Log logger = LogFactory.getLog(ReplicaAcknowledgedWrites.class);
-
-	/**
-	 * Idle connections kept at most: Redisson's default connection pool size per master.
-	 * With 8, sixteen threads acquiring distinct locks opened and closed a connection for
-	 * about every other write (0.21 × the raw floor's throughput, docs/benchmarks.md).
-	 */
-	private static final int MAX_IDLE = 64;
-
 	/** How long a connection may stay idle before the next one given back closes it. */
 	private static final Duration IDLE_TIMEOUT = Duration.ofMinutes(1);
 
@@ -76,16 +62,7 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 
 	private final long commandTimeoutMillis;
 
-	private final long idleTimeoutNanos;
-
-	/** Most recently given back first. */
-	private final ConcurrentLinkedDeque<Idle> idle = new ConcurrentLinkedDeque<>();
-
-	private final AtomicInteger open = new AtomicInteger();
-
-	private final AtomicInteger opened = new AtomicInteger();
-
-	private volatile boolean closed;
+	private final DedicatedConnectionPool connections;
 
 	/**
 	 * @param connectionFactory the Lettuce connection factory whose client opens the
@@ -102,12 +79,12 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 	 */
 	ReplicaAcknowledgedWrites(LettuceConnectionFactory connectionFactory, int minReplicas, Duration timeout,
 			Duration idleTimeout) {
-		this.idleTimeoutNanos = idleTimeout.toNanos();
 		this.connectionFactory = connectionFactory;
 		this.minReplicas = minReplicas;
 		this.timeout = timeout;
 		this.commandTimeoutMillis = Math.max(1,
 				connectionFactory.getClientConfiguration().getCommandTimeout().toMillis());
+		this.connections = new DedicatedConnectionPool(this::connect, idleTimeout);
 	}
 
 	int minReplicas() {
@@ -130,7 +107,7 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 		RedisScript<Long> script = call.script();
 		List<String> keys = call.keys();
 		List<String> args = call.args();
-		DedicatedConnection connection = borrow();
+		DedicatedConnection connection = this.connections.borrow();
 		boolean reusable = false;
 		try {
 			StatefulRedisConnection<String, String> node = connection.forKey(keys.get(0));
@@ -172,7 +149,7 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 			throw translated(ex);
 		}
 		finally {
-			giveBack(connection, reusable);
+			this.connections.giveBack(connection, reusable);
 		}
 	}
 
@@ -244,14 +221,8 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 		return String.valueOf(NestedExceptionUtils.getMostSpecificCause(failure).getMessage());
 	}
 
-	private DedicatedConnection borrow() {
-		if (this.closed) {
-			throw new IllegalStateException("The lock store has been closed");
-		}
-		Idle reused = this.idle.pollFirst();
-		if (reused != null) {
-			return reused.connection();
-		}
+	/** A new connection to the factory's Redis, as Spring Data Redis would fail. */
+	private DedicatedConnection connect() {
 		DedicatedConnection connection;
 		try {
 			AbstractRedisClient client = this.connectionFactory.getRequiredNativeClient();
@@ -265,8 +236,6 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 		// The connection's own timeout must not cut a WAIT short; each command is bounded
 		// by await().
 		connection.connection().setTimeout(connectionTimeout());
-		this.open.incrementAndGet();
-		this.opened.incrementAndGet();
 		return connection;
 	}
 
@@ -278,49 +247,14 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 		return Duration.ofMillis(this.timeout.toMillis() + 2 * this.commandTimeoutMillis);
 	}
 
-	private void giveBack(DedicatedConnection connection, boolean reusable) {
-		if (reusable && !this.closed && this.idle.size() < MAX_IDLE && connection.connection().isOpen()) {
-			Idle given = new Idle(connection, System.nanoTime());
-			this.idle.offerFirst(given);
-			closeUnusedSince(given.sinceNanos() - this.idleTimeoutNanos, given);
-			if (!this.closed || !this.idle.remove(given)) {
-				return;
-			}
-		}
-		closeQuietly(connection);
-	}
-
-	/**
-	 * Closes the idle connections, least recently used first, that have been idle since
-	 * before {@code nanos}, but not {@code given}.
-	 */
-	private void closeUnusedSince(long nanos, Idle given) {
-		for (Idle oldest = this.idle.peekLast(); oldest != null && oldest != given
-				&& oldest.sinceNanos() - nanos <= 0; oldest = this.idle.peekLast()) {
-			if (this.idle.removeLastOccurrence(oldest)) {
-				closeQuietly(oldest.connection());
-			}
-		}
-	}
-
-	private void closeQuietly(DedicatedConnection connection) {
-		this.open.decrementAndGet();
-		try {
-			connection.connection().close();
-		}
-		catch (RuntimeException ex) {
-			logger.debug("Closing a connection of replica-acknowledged lock writes failed", ex);
-		}
-	}
-
 	/** Connections opened so far; for tests. */
 	int openedConnections() {
-		return this.opened.get();
+		return this.connections.opened();
 	}
 
 	/** Connections open now, idle or in use; for tests. */
 	int openConnections() {
-		return this.open.get();
+		return this.connections.open();
 	}
 
 	/**
@@ -328,15 +262,7 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		this.closed = true;
-		for (Idle idle = this.idle.pollFirst(); idle != null; idle = this.idle.pollFirst()) {
-			closeQuietly(idle.connection());
-		}
-	}
-
-	/** An idle connection, and since when it is idle. */
-	private record Idle(DedicatedConnection connection, long sinceNanos) {
-
+		this.connections.close();
 	}
 
 	/**
