@@ -27,7 +27,7 @@ record BenchmarkSettings(Duration warmup, Duration slice, int slices, int thread
 		int handoffWarmup, Duration handoffHold, int manyIds, int overheadRounds, int overheadRedisBatch,
 		int overheadMemoryBatch, Duration waitTime, int roundTrips) {
 
-	/** The full run: about 7 minutes on 2 cores. */
+	/** The full run: about 8 minutes on 2 cores. */
 	static BenchmarkSettings full() {
 		return new BenchmarkSettings(Duration.ofSeconds(2), Duration.ofSeconds(1), 5, 16, 2, 500, 20,
 				Duration.ofMillis(5), 100_000, 40, 200, 100_000, Duration.ofSeconds(30), 2_000);
