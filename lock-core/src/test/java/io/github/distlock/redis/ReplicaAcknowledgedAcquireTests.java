@@ -2,8 +2,11 @@ package io.github.distlock.redis;
 
 import io.github.distlock.autoconfigure.LineUnderTest;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -41,7 +44,8 @@ import static org.awaitility.Awaitility.await;
  * {@code distributed-lock.replication.min-replicas} on a real master with one replica:
  * acquisitions and hand-overs count only once the replica acknowledged them; with the
  * replica frozen (SIGSTOP) they fail closed, and the {@code WAIT} of one caller stalls
- * nobody else's commands.
+ * nobody else's commands; about as many connections stay open for these writes as ran at
+ * once, and idle ones are closed after their timeout.
  */
 class ReplicaAcknowledgedAcquireTests {
 
@@ -61,6 +65,9 @@ class ReplicaAcknowledgedAcquireTests {
 	private static RedisServer replica;
 
 	private final java.util.List<AutoCloseable> closeables = new java.util.ArrayList<>();
+
+	/** The commands of the replica-acknowledged writes' tests. */
+	private RedisLockCommands commands;
 
 	@BeforeAll
 	static void startMasterAndReplica() {
@@ -296,6 +303,69 @@ class ReplicaAcknowledgedAcquireTests {
 			assertThat(master.keys("distlock:{stock:apple}")).isEmpty();
 			assertThat(meters.get(LockMetrics.REPLICATION_FAILURES).functionCounter().count()).isEqualTo(2);
 		});
+	}
+
+	@Test
+	void concurrentWritesReuseTheirConnectionsInsteadOfOpeningNewOnes() throws Exception {
+		ReplicaAcknowledgedWrites writes = newWrites(Duration.ofMinutes(1));
+		int threads = 16;
+		int rounds = 25;
+		concurrently(writes, threads, rounds);
+		System.out.printf(
+				"[replica-writes] %d threads x %d acknowledged acquisitions of distinct locks: %d"
+						+ " connections opened, %d open%n",
+				threads, rounds, writes.openedConnections(), writes.openConnections());
+		assertThat(writes.openedConnections()).isLessThanOrEqualTo(threads);
+		assertThat(writes.openConnections()).isEqualTo(writes.openedConnections());
+	}
+
+	@Test
+	void idleConnectionsOfAcknowledgedWritesAreClosedOnceUnusedForTheirTimeout() throws Exception {
+		ReplicaAcknowledgedWrites writes = newWrites(Duration.ZERO);
+		concurrently(writes, 4, 5);
+		// Given back last: every other connection has been idle for at least the
+		// timeout of 0.
+		acquireAcknowledged(writes, "last");
+		assertThat(writes.openConnections()).isEqualTo(1);
+	}
+
+	private ReplicaAcknowledgedWrites newWrites(Duration idleTimeout) {
+		LettuceConnectionFactory factory = newConnectionFactory();
+		this.commands = new RedisLockCommands(new StringRedisTemplate(factory), "distlock:released", 60_000);
+		ReplicaAcknowledgedWrites writes = new ReplicaAcknowledgedWrites(factory, 1, PATIENT, idleTimeout);
+		this.closeables.add(writes);
+		return writes;
+	}
+
+	/**
+	 * {@code threads} threads, started together, each acquiring its own locks
+	 * {@code rounds} times (every acquisition waits for the replica).
+	 */
+	private void concurrently(ReplicaAcknowledgedWrites writes, int threads, int rounds) throws Exception {
+		CyclicBarrier start = new CyclicBarrier(threads);
+		List<CompletableFuture<Void>> done = new ArrayList<>();
+		for (int t = 0; t < threads; t++) {
+			int thread = t;
+			done.add(CompletableFuture.runAsync(() -> {
+				try {
+					start.await(PATIENT.toSeconds(), TimeUnit.SECONDS);
+				}
+				catch (Exception ex) {
+					throw new IllegalStateException(ex);
+				}
+				for (int round = 0; round < rounds; round++) {
+					acquireAcknowledged(writes, thread + ":" + round);
+				}
+			}, (runnable) -> new Thread(runnable, "writer-" + thread).start()));
+		}
+		CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).get(PATIENT.toSeconds(), TimeUnit.SECONDS);
+	}
+
+	private void acquireAcknowledged(ReplicaAcknowledgedWrites writes, String id) {
+		String key = new LockKeys("distlock:").lockKey(id);
+		ReplicaAcknowledgedWrites.Written written = this.commands.acquire(writes, key, "owner", 30_000);
+		assertThat(written.reply()).as("fencing token").isPositive();
+		assertThat(written.acknowledged()).as("replicas that acknowledged").isEqualTo(1);
 	}
 
 	private LettuceConnectionFactory newConnectionFactory() {
