@@ -76,6 +76,33 @@ final class QueueScripts {
 	}
 
 	/**
+	 * Queues the owner ARGV[1] at the end of the queue KEYS[3] (or lets it keep its place
+	 * there) with the deadline now + {@code wait} ms in KEYS[4], both keys living at
+	 * least that long. Needs {@code now_ms} and the local {@code wait}.
+	 */
+	private static final String ENQUEUE_OWNER = """
+			local now = now_ms()
+			local deadline = tonumber(redis.call('hget', KEYS[4], ARGV[1]))
+			if not deadline or deadline <= now then redis.call('rpush', KEYS[3], ARGV[1]) end
+			redis.call('hset', KEYS[4], ARGV[1], now + wait)
+			for i = 3, 4 do
+			  if redis.call('pttl', KEYS[i]) < wait then redis.call('pexpire', KEYS[i], wait) end
+			end
+			""";
+
+	/**
+	 * Refuses the acquisition of the lock KEYS[1] held by another owner (its value in the
+	 * local {@code current}): flags it contended and returns {@code -1 - remaining ms} of
+	 * the holder's lease (ARGV[2] for a key without one).
+	 */
+	private static final String REFUSE = """
+			if string.sub(current, -1) ~= '+' then redis.call('append', KEYS[1], '+') end
+			local ttl = redis.call('pttl', KEYS[1])
+			if ttl < 0 then ttl = tonumber(ARGV[2]) end
+			return -1 - ttl
+			""";
+
+	/**
 	 * KEYS: lock, fence, queue, waiting. ARGV: owner, lease ms, fence retention ms, wait
 	 * ms (&gt; 0). {@link LockScripts#ACQUIRE} for the local head waiter of an instance
 	 * that waits on (default, unfair mode): a free lock is taken at once whoever is
@@ -105,18 +132,7 @@ final class QueueScripts {
 			  return token
 			end
 			local wait = tonumber(ARGV[4])
-			local now = now_ms()
-			local deadline = tonumber(redis.call('hget', KEYS[4], ARGV[1]))
-			if not deadline or deadline <= now then redis.call('rpush', KEYS[3], ARGV[1]) end
-			redis.call('hset', KEYS[4], ARGV[1], now + wait)
-			for i = 3, 4 do
-			  if redis.call('pttl', KEYS[i]) < wait then redis.call('pexpire', KEYS[i], wait) end
-			end
-			if string.sub(current, -1) ~= '+' then redis.call('append', KEYS[1], '+') end
-			local ttl = redis.call('pttl', KEYS[1])
-			if ttl < 0 then ttl = tonumber(ARGV[2]) end
-			return -1 - ttl
-			""", Long.class);
+			""" + ENQUEUE_OWNER + REFUSE, Long.class);
 
 	/**
 	 * KEYS: lock, fence, queue, waiting. ARGV: owner, lease ms, fence retention ms, wait
@@ -160,20 +176,10 @@ final class QueueScripts {
 				end
 				local wait = tonumber(ARGV[4])
 				if wait > 0 then
-				  local now = now_ms()
-				  local deadline = tonumber(redis.call('hget', KEYS[4], ARGV[1]))
-				  if not deadline or deadline <= now then redis.call('rpush', KEYS[3], ARGV[1]) end
-				  redis.call('hset', KEYS[4], ARGV[1], now + wait)
-				  for i = 3, 4 do
-				    if redis.call('pttl', KEYS[i]) < wait then redis.call('pexpire', KEYS[i], wait) end
-				  end
+				""" + ENQUEUE_OWNER + """
 				end
 				current = redis.call('get', KEYS[1])
-				if string.sub(current, -1) ~= '+' then redis.call('append', KEYS[1], '+') end
-				local ttl = redis.call('pttl', KEYS[1])
-				if ttl < 0 then ttl = tonumber(ARGV[2]) end
-				return -1 - ttl
-				""", Long.class);
+				""" + REFUSE, Long.class);
 	}
 
 	private QueueScripts() {
