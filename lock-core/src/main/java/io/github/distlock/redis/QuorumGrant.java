@@ -22,9 +22,12 @@ final class QuorumGrant {
 
 	/**
 	 * {@link Acquired} with a token above every earlier one when it was recorded within
-	 * the lease; otherwise the lock is released on every node (owner-checked, right after
-	 * each node's command of {@code replies}) and the answer is {@code late} when the
-	 * lease ran out first, {@link Unknown} with the cause when no majority recorded it.
+	 * the lease; {@code late} when the lease ran out first (then the lock is released on
+	 * every node, owner-checked, right after each node's command of {@code replies});
+	 * {@link Unknown} with the cause when no majority recorded it. Nothing is released
+	 * for {@code Unknown}: the caller may send the same owner token again, and a release
+	 * queued behind this command on a slow node could overtake nothing but would remove
+	 * that retry's write; the caller releases the token when it gives it up.
 	 * @param replies the grants, of a majority of nodes
 	 * @param owner the owner the nodes granted it to
 	 * @param sentAt {@link System#nanoTime()} before the command was sent
@@ -45,8 +48,8 @@ final class QuorumGrant {
 			R acquired = (R) new Acquired(token);
 			return acquired;
 		}
-		releaseAfter(replies, key, owner);
 		if (token != null) {
+			releaseAfter(replies, key, owner);
 			return late;
 		}
 		@SuppressWarnings("unchecked")

@@ -34,11 +34,13 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * <b>Acquire.</b> On all nodes in parallel, waiting for a node at most the node timeout
  * (which should be small against the lease: a reply later than the lease is worthless).
  * Acquired when a majority granted it while the lease still had time to run, and its
- * fencing token was recorded on a majority (see {@link QuorumFence}); otherwise released
- * on every node at once (owner-checked). Each node holds the key for the lease plus a
- * clock drift allowance (1 % of the lease + 2 ms), so the holder's own deadline, counted
- * from before it asked, ends before any node whose clock runs up to 1 % fast frees the
- * lock: Redlock's validity {@code lease - elapsed - drift}.
+ * fencing token was recorded on a majority (see {@link QuorumFence}); refused otherwise,
+ * then released on every node (owner-checked, each node's release sent after that node's
+ * acquire ended, so it never overtakes it), except when the answer is {@link Unknown}
+ * (below). Each node holds the key for the lease plus a clock drift allowance (1 % of the
+ * lease + 2 ms), so the holder's own deadline, counted from before it asked, ends before
+ * any node whose clock runs up to 1 % fast frees the lock: Redlock's validity
+ * {@code lease - elapsed - drift}.
  * <p>
  * <b>Refusals.</b> When a majority of nodes hold the lock for others, the reply is
  * {@link HeldByOther} with the time until a majority of those keys expire. When no
@@ -48,8 +50,13 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * acquirers), it frees them and pauses a random 1–20 ms before it answers: only the store
  * can tell a split vote from a held lock, and a caller that retries at once (the engine
  * does, once, after queueing its waiter) must not meet the same race again. When fewer
- * than a majority answer, the reply is {@link Unknown} (the engine's acquirer then fails
- * at once with its cause, naming every node and why).
+ * than a majority answer, the reply is {@link Unknown} with a cause naming every node and
+ * why; the engine then tries again with the same owner token after a back-off, until its
+ * wait time ends (then it fails with that cause). Nothing is released on the nodes for an
+ * {@code Unknown} answer: a retry of the same token may be queued on a slow node ahead of
+ * such a release, which would then take the retry's write away from a majority it was
+ * counted in. The caller releases a token it gives up (owner-checked), as the engine
+ * does.
  * <p>
  * <b>Hand-over, extend, release.</b> Run on all nodes; a majority of nodes answering as
  * asked is success. Fewer: {@link NotOwned} when the nodes that answered otherwise leave
@@ -154,17 +161,23 @@ public final class QuorumLockStore implements LockStore, AutoCloseable {
 					new HeldByOther(splitDelayMillis()));
 		}
 		int held = count(answers, HeldByOther.class);
-		if (held < size) {
-			// Some nodes granted it, or may have: failed, or answered after the decision.
-			QuorumGrant.releaseAfter(replies, key, owner);
-		}
 		if (granted + held < majority) {
 			RuntimeException mistake = replies.mistake();
 			if (mistake != null) {
+				QuorumGrant.releaseAfter(replies, key, owner);
 				throw mistake;
 			}
+			// No clean-up here: the caller may send this owner token again (the engine
+			// does), and on a slow node that retry can be queued ahead of a release sent
+			// now, which would then remove the retry's write behind its back. The caller
+			// releases the token when it gives it up.
 			return new Unknown(replies.noMajority("Could not acquire lock key '" + LogSafe.text(key) + "': answered",
 					majority, (reply) -> reply instanceof Acquired || reply instanceof HeldByOther));
+		}
+		if (held < size) {
+			// Some nodes granted it, or may have: failed, or answered after the decision.
+			// The answer is a refusal, after which no caller sends this token again.
+			QuorumGrant.releaseAfter(replies, key, owner);
 		}
 		int mustExpire = held - (size - majority);
 		if (granted > 0) {

@@ -42,12 +42,29 @@ final class QuorumNodes implements AutoCloseable {
 
 	private final boolean proxied;
 
+	private final Duration nodeTimeout;
+
+	private final Duration commandTimeout;
+
 	/**
 	 * @param count how many nodes
 	 * @param proxied whether clients reach them through a {@link TcpProxy} each
 	 */
 	QuorumNodes(int count, boolean proxied) {
+		this(count, proxied, NODE_TIMEOUT, NODE_TIMEOUT);
+	}
+
+	/**
+	 * @param count how many nodes
+	 * @param proxied whether clients reach them through a {@link TcpProxy} each
+	 * @param nodeTimeout how long the stores' operations wait for a node
+	 * @param commandTimeout the node clients' command timeout (the auto-configuration
+	 * passes the same as the node timeout; the store's constructor takes them apart)
+	 */
+	QuorumNodes(int count, boolean proxied, Duration nodeTimeout, Duration commandTimeout) {
 		this.proxied = proxied;
+		this.nodeTimeout = nodeTimeout;
+		this.commandTimeout = commandTimeout;
 		try {
 			for (int i = 0; i < count; i++) {
 				RedisServer server = RedisServer.start();
@@ -98,14 +115,14 @@ final class QuorumNodes implements AutoCloseable {
 			String host = this.proxied ? this.proxies.get(i).host() : this.servers.get(i).host();
 			int port = this.proxied ? this.proxies.get(i).port() : this.servers.get(i).port();
 			LettuceConnectionFactory factory = new LettuceConnectionFactory(
-					new RedisStandaloneConfiguration(host, port), client());
+					new RedisStandaloneConfiguration(host, port), client(this.commandTimeout));
 			factory.setEagerInitialization(true);
 			factory.afterPropertiesSet();
 			factory.start();
 			this.factories.add(factory);
 			nodes.add(new QuorumLockStore.Node("redis://" + host + ":" + port, templates.apply(factory)));
 		}
-		QuorumLockStore store = new QuorumLockStore(nodes, "distlock:", fencingRetention, NODE_TIMEOUT);
+		QuorumLockStore store = new QuorumLockStore(nodes, "distlock:", fencingRetention, this.nodeTimeout);
 		this.stores.add(store);
 		warmUp(store);
 		return store;
@@ -154,14 +171,14 @@ final class QuorumNodes implements AutoCloseable {
 		store.release(key, owner);
 	}
 
-	private static LettuceClientConfiguration client() {
+	private static LettuceClientConfiguration client(Duration commandTimeout) {
 		ClientOptions options = ClientOptions.builder()
-			.socketOptions(SocketOptions.builder().connectTimeout(NODE_TIMEOUT).build())
+			.socketOptions(SocketOptions.builder().connectTimeout(commandTimeout).build())
 			.timeoutOptions(TimeoutOptions.enabled())
 			.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
 			.build();
 		return LettuceClientConfiguration.builder()
-			.commandTimeout(NODE_TIMEOUT)
+			.commandTimeout(commandTimeout)
 			.shutdownTimeout(Duration.ZERO)
 			.clientOptions(options)
 			.build();
