@@ -12,7 +12,9 @@ import java.util.function.Supplier;
  * Redis commands that run off the caller's thread, on two daemon threads of their own
  * (never the watchdog's, whose renewals they would delay): clean-ups after an ambiguous
  * command, and repeats of release-path commands that an interrupt cut short. The threads
- * end when idle.
+ * end when idle. Once closed, commands run on the caller's thread: a clean-up is never
+ * dropped (a queue entry left behind would have the next release grant the lock to a
+ * waiter that is gone).
  */
 final class DetachedCommands implements AutoCloseable {
 
@@ -30,13 +32,13 @@ final class DetachedCommands implements AutoCloseable {
 		this.executor.allowCoreThreadTimeOut(true);
 	}
 
-	/** Runs {@code task} later; nothing once closed. */
+	/** Runs {@code task} later; once closed, now, on the caller's thread. */
 	void execute(Runnable task) {
 		try {
 			this.executor.execute(task);
 		}
 		catch (RejectedExecutionException ex) {
-			// Shut down: the lease removes what the clean-up would have.
+			task.run();
 		}
 	}
 
@@ -84,6 +86,20 @@ final class DetachedCommands implements AutoCloseable {
 	@Override
 	public void close() {
 		this.executor.shutdown();
+	}
+
+	/**
+	 * Lets the queued commands finish, waiting for them until {@code deadlineNanos} (by
+	 * {@link System#nanoTime()}) at most; accepts no more.
+	 */
+	void close(long deadlineNanos) {
+		this.executor.shutdown();
+		try {
+			this.executor.awaitTermination(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 }

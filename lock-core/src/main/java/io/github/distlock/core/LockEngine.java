@@ -79,7 +79,7 @@ public class LockEngine
 
 	private volatile LockObserver observer = LockObserver.none();
 
-	private volatile boolean closed;
+	private final EngineShutdown shutdown = new EngineShutdown();
 
 	/**
 	 * @param store where the locks live
@@ -96,11 +96,11 @@ public class LockEngine
 		this.renewer = new LockRenewer(store, this.renewalOutcomes);
 		this.releases = store.subscribe(this.entries);
 		this.releaser = new LockReleaser(store, tokens, this.renewer, this.losses, this.detached, leaseNanos,
-				() -> this.closed, this.replicationFailures::incrementAndGet);
-		this.acquirer = new LockAcquirer(store, this.releases, tokens, this.releaser, leaseNanos, () -> this.closed,
-				this.replicationFailures::incrementAndGet);
+				this.shutdown::isClosed, this.replicationFailures::incrementAndGet);
+		this.acquirer = new LockAcquirer(store, this.releases, tokens, this.releaser, leaseNanos,
+				this.shutdown::isClosed, this.replicationFailures::incrementAndGet);
 		this.fairAcquirer = new FairAcquirer(store, this.releases, tokens, this.releaser, leaseNanos,
-				() -> this.closed);
+				this.shutdown::isClosed);
 	}
 
 	@Override
@@ -126,13 +126,23 @@ public class LockEngine
 	Optional<LockHandle> tryLock(@Nullable String lockName, String lockId, Duration waitTime,
 			@Nullable Duration leaseTime, OnLockFailure onFailure, boolean fair) {
 		LockArguments.check(lockId, waitTime, leaseTime);
-		if (this.closed) {
+		if (!this.shutdown.acquisitionStarted()) {
 			throw new IllegalStateException(
 					"The LockService has been shut down; lock '" + LogSafe.text(lockId) + "' cannot be acquired");
 		}
-		if (Thread.interrupted()) {
-			throw Interrupts.restoreFlagAndFail(lockId);
+		try {
+			if (Thread.interrupted()) {
+				throw Interrupts.restoreFlagAndFail(lockId);
+			}
+			return enterAndAcquire(lockName, lockId, waitTime, leaseTime, onFailure, fair);
 		}
+		finally {
+			this.shutdown.acquisitionEnded();
+		}
+	}
+
+	private Optional<LockHandle> enterAndAcquire(@Nullable String lockName, String lockId, Duration waitTime,
+			@Nullable Duration leaseTime, OnLockFailure onFailure, boolean fair) {
 		LockEntry entry = this.entries.enter(this.store.key(lockId), lockId);
 		HeldLock acquired = null;
 		try {
@@ -186,8 +196,8 @@ public class LockEngine
 	}
 
 	void release(HeldLock held, Duration minHoldTime) {
-		this.releaser.release(held, minHoldTime, (failure) -> this.observer.released(held, failure),
-				() -> this.entries.leave(held.entry));
+		this.shutdown.release(() -> this.releaser.release(held, minHoldTime,
+				(failure) -> this.observer.released(held, failure), () -> this.entries.leave(held.entry)));
 	}
 
 	/**
@@ -276,12 +286,7 @@ public class LockEngine
 	 * run at the moment they choose. An application has no use for it.
 	 */
 	public void renewNow() {
-		for (LockEntry entry : this.entries.all()) {
-			HeldLock held = entry.holder();
-			if (held != null) {
-				this.renewer.renewNow(held);
-			}
-		}
+		this.entries.holders().forEach(this.renewer::renewNow);
 	}
 
 	/**
@@ -303,18 +308,14 @@ public class LockEngine
 
 	@Override
 	public boolean isRunning() {
-		return !this.closed;
+		return !this.shutdown.isClosed();
 	}
 
 	/**
-	 * Not stopped when the application context pauses: the Spring TestContext framework
-	 * pauses a cached context while tests of another one run and restarts it for the next
-	 * test using it, and a stopped service is not restarted. A paused context runs no
-	 * code that holds locks, so the running service costs nothing meanwhile.
-	 * <p>
-	 * {@code SmartLifecycle.isPauseable()} is new in Spring Framework 7; this module is
-	 * compiled against 6.2 (Boot 3.5), where the method overrides nothing and is never
-	 * called, hence no {@code @Override}.
+	 * Not stopped when the application context pauses (the TestContext framework pauses
+	 * cached contexts, and a stopped service is not restarted); a paused context runs no
+	 * code that holds locks. New in Spring Framework 7: compiled against 6.2, where it
+	 * overrides nothing, hence no {@code @Override}.
 	 */
 	public boolean isPauseable() {
 		return false;
@@ -326,23 +327,21 @@ public class LockEngine
 	}
 
 	/**
-	 * Releases every lock this instance holds (owner-checked) and stops renewal; threads
-	 * still holding one get {@link io.github.distlock.LockLostException} when they close
-	 * it. Idempotent.
+	 * Releases every lock this instance holds (owner-checked), ends the waits of its
+	 * threads (they throw {@link io.github.distlock.LockNotAcquiredException}) and waits
+	 * for them to leave the store's queues, then stops renewal; threads still holding a
+	 * lock get {@link io.github.distlock.LockLostException} when they close it. Waits at
+	 * most {@link EngineShutdown#WAIT} for the store (see {@link EngineShutdown}).
+	 * Idempotent.
 	 */
 	@Override
 	public void destroy() {
-		this.closed = true;
+		long deadline = System.nanoTime() + EngineShutdown.WAIT.toNanos();
+		this.shutdown.closeAndAwaitAcquisitions(() -> this.entries.releaseHoldersAndWakeWaiters(this.releaser),
+				deadline);
 		this.releases.close();
-		for (LockEntry entry : this.entries.all()) {
-			HeldLock held = entry.holder();
-			if (held != null && held.markLost("released when the LockService shut down")) {
-				this.releaser.releaseQuietly(entry.key, held.ownerToken);
-			}
-			entry.signalAll();
-		}
 		this.renewer.close();
-		this.detached.close();
+		this.detached.close(deadline);
 		this.lockLostEvents.close();
 	}
 

@@ -93,6 +93,18 @@ final class LockEntries implements ReleaseListener {
 		return this.entries.values();
 	}
 
+	/** The holders of the locks held now. */
+	List<HeldLock> holders() {
+		List<HeldLock> holders = new ArrayList<>();
+		for (LockEntry entry : this.entries.values()) {
+			HeldLock held = entry.holder();
+			if (held != null) {
+				holders.add(held);
+			}
+		}
+		return holders;
+	}
+
 	int size() {
 		return this.entries.size();
 	}
@@ -111,6 +123,20 @@ final class LockEntries implements ReleaseListener {
 			}
 		}
 		return held;
+	}
+
+	/**
+	 * For a shutdown: releases every held lock (owner-checked, once: the hold is marked
+	 * lost first) and wakes every waiting thread.
+	 */
+	void releaseHoldersAndWakeWaiters(LockReleaser releaser) {
+		for (LockEntry entry : this.entries.values()) {
+			HeldLock held = entry.holder();
+			if (held != null && held.markLost("released when the LockService shut down")) {
+				releaser.releaseQuietly(entry.key, held.ownerToken);
+			}
+			entry.signalAll();
+		}
 	}
 
 	/** Whether the last renewal of any held lock failed. */

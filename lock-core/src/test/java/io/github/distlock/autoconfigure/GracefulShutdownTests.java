@@ -1,6 +1,7 @@
 package io.github.distlock.autoconfigure;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -13,6 +14,7 @@ import java.util.stream.Collectors;
 import io.github.distlock.DistributedLock;
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockLostException;
+import io.github.distlock.LockNotAcquiredException;
 import io.github.distlock.LockService;
 import io.github.distlock.redis.RedisLockClients;
 import io.github.distlock.testsupport.RedisServerExtension;
@@ -102,6 +104,63 @@ class GracefulShutdownTests {
 				assertThat(redis.keys("distlock:{lazy}")).isEmpty();
 				assertThat(handle.isHeld()).isFalse();
 			});
+	}
+
+	@Test
+	void closingTheContextWhileItsThreadsWaitLeavesNothingQueuedBehind() throws Exception {
+		closeWhileAThreadWaits(false);
+	}
+
+	@Test
+	void closingTheContextWhileItsFairThreadsWaitLeavesNothingQueuedBehind() throws Exception {
+		closeWhileAThreadWaits(true);
+	}
+
+	/**
+	 * A rolling restart: the context of one instance closes while one of its threads
+	 * waits, queued in Redis, for a lock another instance holds. The waiter must leave
+	 * the queue as the context closes, while the connection factory still runs; otherwise
+	 * the holder's release grants the lock to the waiter that is gone, and nobody can
+	 * take it for the grant's lease (failed before the fix: the queue entry was left
+	 * behind, the third instance's immediate attempt was refused).
+	 */
+	private void closeWhileAThreadWaits(boolean fair) throws Exception {
+		LockService holding = this.clients.newService();
+		LockService third = this.clients.newService();
+		String lockId = fair ? "restart:fair" : "restart:default";
+		String waitingKey = "distlock:{" + lockId + "}:waiting";
+		ExecutorService pool = Executors.newSingleThreadExecutor();
+		try {
+			for (int round = 0; round < 3; round++) {
+				LockHandle held = holding.lock(lockId, Duration.ZERO);
+				new ApplicationContextRunner()
+					.withConfiguration(
+							AutoConfigurations.of(LineUnderTest.REDIS, DistributedLockAutoConfiguration.class))
+					.withPropertyValues("spring.data.redis.host=" + redis.host(),
+							"spring.data.redis.port=" + redis.port(), "spring.data.redis.timeout=2s")
+					.run((context) -> {
+						LockService service = context.getBean(LockService.class);
+						LockService waiting = fair ? service.fair() : service;
+						Future<?> waiter = pool.submit(() -> waiting.tryLock(lockId, Duration.ofSeconds(60), null));
+						await().atMost(Duration.ofSeconds(10))
+							.until(() -> "1".equals(redis.command("HLEN", waitingKey)));
+						context.close();
+						assertThatExceptionOfType(ExecutionException.class)
+							.isThrownBy(() -> waiter.get(10, TimeUnit.SECONDS))
+							.withCauseInstanceOf(LockNotAcquiredException.class)
+							.withMessageContaining("shut down");
+					});
+				assertThat(redis.command("HLEN", waitingKey)).as("queue entries left by the closed instance")
+					.isEqualTo("0");
+				held.close();
+				Optional<LockHandle> next = third.tryLock(lockId, Duration.ZERO, null);
+				assertThat(next).as("the released lock, taken at once by a third instance").isPresent();
+				next.get().close();
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
 	}
 
 	private static Set<Thread> renewalThreads() {
