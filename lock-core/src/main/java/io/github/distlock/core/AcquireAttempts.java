@@ -61,15 +61,15 @@ final class AcquireAttempts {
 		}
 		catch (RuntimeException ex) {
 			// The command may still be applied after we gave up: removed on the way out.
-			unanswered.unanswered(owner, sentAt, ex);
+			unanswered(owner, sentAt, ex, unanswered, queueing);
 			throw Interrupts.interruptOr(entry.lockId, ex);
 		}
 		catch (Error ex) {
-			unanswered.unanswered(owner, sentAt, ex);
+			unanswered(owner, sentAt, ex, unanswered, queueing);
 			throw ex;
 		}
 		if (reply instanceof Unknown unknown) {
-			unanswered.unanswered(owner, sentAt, unknown.cause());
+			unanswered(owner, sentAt, unknown.cause(), unanswered, queueing);
 			if (Thread.currentThread().isInterrupted() || Interrupts.isCause(unknown.cause())) {
 				throw Interrupts.interruptOr(entry.lockId, unknown.cause());
 			}
@@ -120,6 +120,14 @@ final class AcquireAttempts {
 			logger.debug("Acquired lock '" + LogSafe.text(entry.lockId) + "', fencing token " + fencingToken);
 		}
 		return new Attempt(held, -1);
+	}
+
+	private static void unanswered(String owner, long sentAt, Throwable failure, UnansweredAcquire unanswered,
+			@Nullable QueuedAcquisition queueing) {
+		unanswered.unanswered(owner, sentAt, failure);
+		if (queueing != null) {
+			queueing.hadUnanswered = true;
+		}
 	}
 
 	/**

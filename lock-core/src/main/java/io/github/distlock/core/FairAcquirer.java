@@ -24,20 +24,21 @@ import org.jspecify.annotations.Nullable;
  * Every acquisition keeps one owner token for all its attempts. Refused, it is queued in
  * the store for its remaining wait time, behind every earlier fair waiter of any
  * instance; nobody acquiring fairly can pass it. The release of the holder grants the
- * lock to the head of that queue (the store sets it as owner with a short grant lease,
- * gives it the next fencing token and announces both to the owner token). The granted
- * thread, woken by the announcement, holds the lock at once with that token, without a
- * round trip: its local deadline is the grant lease counted from the earliest moment the
- * grant can have been made ({@link GrantWindow}), and the lease it asked for is confirmed
- * off its path by the watchdog ({@link LockRenewer#start}). A grant announced while the
- * thread's own attempt is in flight is taken only if that attempt is refused (an attempt
- * that found the grant claimed it: its reply wins). A grant whose conservative deadline
- * is too close, and one whose announcement was lost (found by the fallback re-check), is
- * claimed as before, by the next attempt, which sets its real lease and gives it a still
- * greater token. A thread that gives up (wait time over, interrupt, shutdown) withdraws
- * from the queue with an owner-checked release, which also passes on a lock granted to it
- * meanwhile; one that dies while queued keeps a grant no longer than the grant lease, and
- * its queue entry no longer than its wait time.
+ * lock to the head of that queue (the store sets it as owner with the lease its queue
+ * entry records, the one asked for, gives it the next fencing token and announces both to
+ * the owner token). The granted thread, woken by the announcement, holds the lock at once
+ * with that token, without a round trip: its local deadline is that lease counted from
+ * the earliest moment the grant can have been made ({@link GrantWindow}), and the
+ * watchdog renews it like any other. A grant announced while the thread's own attempt is
+ * in flight is taken only if that attempt is refused (an attempt that found the grant
+ * claimed it: its reply wins). A grant whose conservative deadline is too close, and one
+ * whose announcement was lost (found by the fallback re-check), is claimed as before, by
+ * the next attempt, which sets its real lease and gives it a still greater token. A
+ * thread that gives up (wait time over, interrupt, shutdown) withdraws from the queue
+ * with an owner-checked release, which also passes on a lock granted to it meanwhile, and
+ * makes the store refuse a late copy of any of its attempts; one that dies while queued
+ * keeps its queue entry no longer than its wait time, and a grant made to it meanwhile
+ * for its lease, as a holder that dies does.
  * <p>
  * Unlike the default mode there is no local queue and no local hand-over: a local thread
  * would pass waiters of other instances. Each waiting thread sends its own attempts.
@@ -47,8 +48,9 @@ final class FairAcquirer {
 	private static final Log logger = LogFactory.getLog(FairAcquirer.class);
 
 	/**
-	 * Fallback re-check while grants are announced: shorter than the store's grant lease
-	 * (2 s), so that a lost announcement does not lose the grant.
+	 * Fallback re-check while grants are announced, in case an announcement is lost: the
+	 * grant is then claimed by the next attempt (or, if its lease ran out first, the lock
+	 * is found free).
 	 */
 	private static final long SUBSCRIBED_RECHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -65,14 +67,14 @@ final class FairAcquirer {
 
 	private final long leaseNanos;
 
-	private final long grantLeaseNanos;
+	private final boolean grants;
 
 	private final BooleanSupplier stopped;
 
 	FairAcquirer(LockStore store, ReleaseNotifications releases, OwnerTokens tokens, LockReleaser releaser,
 			long leaseNanos, BooleanSupplier stopped) {
 		this.store = store;
-		this.grantLeaseNanos = TimeUnit.MILLISECONDS.toNanos(store.grantLeaseMillis());
+		this.grants = store.grantLeaseMillis() > 0;
 		this.releases = releases;
 		this.tokens = tokens;
 		this.releaser = releaser;
@@ -92,7 +94,7 @@ final class FairAcquirer {
 		long lease = (fixedLeaseNanos > 0) ? fixedLeaseNanos : this.leaseNanos;
 		String owner = this.tokens.next();
 		Waiter waiter = new Waiter(Thread.currentThread(), fixedLeaseNanos);
-		GrantWindow grants = new GrantWindow(this.grantLeaseNanos);
+		GrantWindow grants = new GrantWindow(this.grants ? lease : 0);
 		// Before the first attempt, so that no grant announcement is missed.
 		entry.queuedWaiters.add(owner, waiter);
 		boolean subscribed = false;
@@ -208,11 +210,11 @@ final class FairAcquirer {
 			long fixedLeaseNanos) {
 		long fencingToken = waiter.takeAnnouncedGrant();
 		long now = System.nanoTime();
-		if (fencingToken == 0 || !grants.holdsLongEnough(lease, now)) {
+		if (fencingToken == 0 || !grants.holdsLongEnough(now)) {
 			return null;
 		}
 		HeldLock held = HeldLock.granted(entry, owner, fencingToken, Thread.currentThread(), lease,
-				fixedLeaseNanos == 0, now, grants.deadlineNanos(lease, now));
+				fixedLeaseNanos == 0, now, grants.deadlineNanos(now));
 		held.fair = true;
 		this.releaser.holdAcquired(held);
 		if (logger.isDebugEnabled()) {

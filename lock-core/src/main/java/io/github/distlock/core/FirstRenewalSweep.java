@@ -62,7 +62,6 @@ final class FirstRenewalSweep {
 	}
 
 	private void sweep() {
-		long now = System.nanoTime();
 		for (Iterator<HeldLock> it = this.awaitingFirstRenewal.iterator(); it.hasNext();) {
 			HeldLock held = it.next();
 			if (held.state() != HeldLock.State.HELD || held.renewalGeneration() != 0) {
@@ -70,7 +69,7 @@ final class FirstRenewalSweep {
 				it.remove();
 				continue;
 			}
-			long due = held.acquiredAtNanos + LockRenewer.interval(held) - now;
+			long due = held.firstRenewalDueNanos();
 			if (due <= SWEEP_NANOS) {
 				// The next sweep could be too late.
 				it.remove();

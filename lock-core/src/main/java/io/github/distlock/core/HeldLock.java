@@ -69,13 +69,6 @@ final class HeldLock {
 	/** Whether the last renewal attempt failed (and the lease is running out). */
 	volatile boolean renewalFailing;
 
-	/**
-	 * Whether it is held by a grant whose lease (the store's short grant lease) no
-	 * command of this instance has reset yet: {@link LockRenewer#start} confirms the
-	 * lease asked for at once, off the caller's path.
-	 */
-	private volatile boolean leaseUnconfirmed;
-
 	/** Nested holds on the owner thread; 1 for the outermost. */
 	private final AtomicInteger depth = new AtomicInteger(1);
 
@@ -106,26 +99,18 @@ final class HeldLock {
 	}
 
 	/**
-	 * A lock the store granted to {@code ownerToken} and announced, held at once: its
-	 * local deadline is {@code grantDeadlineNanos} (never later than the end of the grant
-	 * lease in the store) until the lease asked for, {@code leaseNanos}, is confirmed.
+	 * A lock the store granted to {@code ownerToken} with the lease asked for,
+	 * {@code leaseNanos}, and announced, held at once: its local deadline is
+	 * {@code grantDeadlineNanos}, never later than the end of that lease in the store.
 	 * @param grantedAtNanos when the announcement was taken (counts as the acquisition,
 	 * for the minimum hold time: it is not earlier than the grant)
-	 * @param grantDeadlineNanos the conservative end of the grant lease
+	 * @param grantDeadlineNanos the conservative end of the grant's lease
 	 */
 	static HeldLock granted(LockEntry entry, String ownerToken, long fencingToken, Thread owner, long leaseNanos,
 			boolean autoRenewed, long grantedAtNanos, long grantDeadlineNanos) {
 		HeldLock held = new HeldLock(entry, ownerToken, fencingToken, owner, leaseNanos, autoRenewed, grantedAtNanos);
 		held.deadlineNanos = grantDeadlineNanos;
-		held.leaseUnconfirmed = true;
 		return held;
-	}
-
-	/**
-	 * Whether it holds a grant whose lease no command of this instance has reset yet.
-	 */
-	boolean leaseUnconfirmed() {
-		return this.leaseUnconfirmed;
 	}
 
 	/** Nested holds on the owner thread; 1 for the outermost, 0 once given back. */
@@ -168,7 +153,6 @@ final class HeldLock {
 	 */
 	void leaseResetAt(long sentAtNanos, long leaseNanos) {
 		this.deadlineNanos = sentAtNanos + leaseNanos;
-		this.leaseUnconfirmed = false;
 	}
 
 	/**
@@ -243,6 +227,16 @@ final class HeldLock {
 
 	long remainingNanos() {
 		return this.deadlineNanos - System.nanoTime();
+	}
+
+	/**
+	 * How long from now until a third of its first lease has passed, counted from the
+	 * start of that lease ({@link #remainingNanos()} before {@code leaseNanos}): for a
+	 * lock held by a grant, from the earliest moment it can have been granted. Negative
+	 * when due already.
+	 */
+	long firstRenewalDueNanos() {
+		return remainingNanos() - this.leaseNanos + LockRenewer.interval(this);
 	}
 
 	/**

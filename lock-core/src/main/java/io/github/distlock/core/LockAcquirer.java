@@ -77,7 +77,7 @@ final class LockAcquirer {
 	@Nullable HeldLock acquire(LockEntry entry, Duration waitTime, long fixedLeaseNanos) {
 		long deadline = System.nanoTime() + saturatedNanos(waitTime);
 		UnansweredAcquire unanswered = new UnansweredAcquire(this.tokens);
-		QueuedAcquisition queueing = this.grants.start();
+		QueuedAcquisition queueing = this.grants.start(fixedLeaseNanos);
 		HeldLock held = null;
 		try {
 			held = acquire(entry, waitTime, deadline, fixedLeaseNanos, unanswered, queueing);

@@ -70,16 +70,15 @@ final class LockReleaser {
 	}
 
 	/**
-	 * Starts renewing a lock just acquired or handed over (or confirming the lease of one
-	 * held by a grant), the entry already naming it as holder, unless the service shut
-	 * down meanwhile: {@link LockEngine#destroy()} may have looked at the entry before,
-	 * so the lock is released here (owner-checked) and not granted.
+	 * Starts renewing a lock just acquired, granted or handed over, the entry already
+	 * naming it as holder, unless the service shut down meanwhile:
+	 * {@link LockEngine#destroy()} may have looked at the entry before, so the lock is
+	 * released here (owner-checked) and not granted.
 	 * @return {@code false} if the lock was undone because the service shut down
 	 */
 	boolean startHolding(HeldLock held) {
 		RuntimeException failure = null;
-		// A hold by a grant has its lease confirmed, whether renewed or fixed.
-		if (held.autoRenewed || held.leaseUnconfirmed()) {
+		if (held.autoRenewed) {
 			try {
 				this.renewer.start(held);
 			}

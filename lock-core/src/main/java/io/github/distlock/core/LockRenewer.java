@@ -30,9 +30,10 @@ import org.apache.commons.logging.LogFactory;
  * renewed with the extended lease, and the renewals scheduled for the old one are stale
  * and do nothing.
  * <p>
- * A lock held by a grant has its lease confirmed off the caller's path
- * ({@link GrantedLeaseConfirmation}); a lock with a long lease gets its first renewal
- * scheduled by a sweep ({@link FirstRenewalSweep}).
+ * A lock with a long lease gets its first renewal scheduled by a sweep
+ * ({@link FirstRenewalSweep}). The first renewal comes after a third of the lease, or of
+ * what is left of it if less (a lock held by a grant counts its lease conservatively from
+ * before the grant, see {@link GrantWindow}).
  */
 final class LockRenewer implements AutoCloseable {
 
@@ -58,12 +59,9 @@ final class LockRenewer implements AutoCloseable {
 
 	private final FirstRenewalSweep firstRenewals = new FirstRenewalSweep(this, this.scheduler);
 
-	private final GrantedLeaseConfirmation confirmation;
-
 	LockRenewer(LockStore store, Outcomes outcomes) {
 		this.store = store;
 		this.outcomes = outcomes;
-		this.confirmation = new GrantedLeaseConfirmation(store, outcomes, this, this.scheduler);
 	}
 
 	private static ScheduledThreadPoolExecutor daemonScheduler(String name, int threads) {
@@ -77,16 +75,9 @@ final class LockRenewer implements AutoCloseable {
 		return executor;
 	}
 
-	/**
-	 * Starts renewing an auto-renewed lock just acquired, or confirms the lease of one
-	 * held by a grant.
-	 */
+	/** Starts renewing an auto-renewed lock just acquired, granted or handed over. */
 	void start(HeldLock held) {
-		if (held.leaseUnconfirmed()) {
-			this.confirmation.start(held);
-			return;
-		}
-		long interval = interval(held);
+		long interval = Math.max(held.firstRenewalDueNanos(), 1);
 		if (FirstRenewalSweep.waitsForSweep(interval)) {
 			this.firstRenewals.add(held);
 			return;

@@ -28,9 +28,19 @@ final class QueuedAcquisition {
 	 */
 	volatile boolean withdrawnByHandOver;
 
-	QueuedAcquisition(String owner, long grantLeaseNanos) {
+	/**
+	 * Whether an attempt went unanswered (a copy of it may still be applied, see
+	 * {@link QueuedGrants#ended}). Its thread's only.
+	 */
+	boolean hadUnanswered;
+
+	/**
+	 * @param owner the owner token of every attempt
+	 * @param leaseNanos the lease the acquisition asks for, which a grant to it carries
+	 */
+	QueuedAcquisition(String owner, long leaseNanos) {
 		this.owner = owner;
-		this.grants = new GrantWindow(grantLeaseNanos);
+		this.grants = new GrantWindow(leaseNanos);
 	}
 
 }

@@ -48,8 +48,8 @@ final class LockKeys {
 	}
 
 	/**
-	 * The key of the receipt the last release of {@code lockKey} leaves, in the lock's
-	 * hash slot.
+	 * The key of the release receipt of {@code lockKey} (the owners whose part in the
+	 * lock ended, see {@link LockScripts}), in the lock's hash slot.
 	 */
 	static String receiptKey(String lockKey) {
 		return lockKey + ":released";

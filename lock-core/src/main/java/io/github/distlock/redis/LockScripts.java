@@ -20,13 +20,19 @@ import org.springframework.data.redis.core.script.RedisScript;
  * moved on by more than the number of acquisitions in between (unless it stepped back by
  * more than the retention).
  * <p>
- * Release receipt value: the owner token of the last release that freed the lock, kept
- * for the fencing retention after that release. Lettuce re-sends a command that was
- * written but not answered when it reconnects; a replayed release or hand-over then finds
- * the lock freed (or already someone else's) and, without the receipt, could not tell
- * that from a lost lock. One receipt per lock key: a later release overwrites it, so a
- * replay is recognised unless another owner released the same lock between the first run
- * and the replay.
+ * Release receipt value: the owners whose part in the lock ended, most recent first, one
+ * per line, at most {@value #ENDED_OWNERS}, kept for the fencing retention after the last
+ * of them (see {@link #RECEIPT}). An owner's part ends when it releases the lock, hands
+ * it over, or is released while not holding it (a waiter withdrawing, a clean-up after an
+ * unanswered command). Lettuce re-sends a command that was written but not answered when
+ * it reconnects, and a client may send a command on one connection and its clean-up on
+ * another; so two things can come late: a replayed release or hand-over, which finds the
+ * lock freed (or someone else's) and answers from the receipt as the first run did, and a
+ * copy of an acquire applied after its acquisition ended, which every acquire script
+ * refuses, changing nothing, when it finds its owner in the receipt (else it would take a
+ * free lock, or queue, for an owner nobody waits as: a ghost lock). Both are recognised
+ * unless {@value #ENDED_OWNERS} other owners of the same lock ended between the first run
+ * and the late one, or the retention passed.
  * <p>
  * Releases and hand-overs of a contended lock grant it to the head of its queue when one
  * is waiting: see {@link QueueScripts}.
@@ -45,6 +51,59 @@ final class LockScripts {
 			local function owns(value, owner) return value == owner or value == owner .. '+' end
 			""";
 
+	/** How many ended owners a lock's release receipt remembers. */
+	static final int ENDED_OWNERS = 16;
+
+	/**
+	 * The release receipt, written once and defined at the start of every script that
+	 * needs it. Each line is an owner whose part in the lock ended: the owner token when
+	 * it released the lock, {@code ~} and the token when it ended otherwise (handed the
+	 * lock over, or was released while not holding it). {@code released(receipt, owner)}
+	 * tells whether the owner released the lock (a replayed release answers from it),
+	 * {@code ended(receipt, owner)} whether its part ended either way (a late acquire is
+	 * refused), and {@code note_ended(receipt, ttl, line)} adds a line, keeping the
+	 * receipt for {@code ttl} ms. Owner tokens never contain a line break.
+	 */
+	static final String RECEIPT = """
+			local function listed(receipt, line)
+			  local list = redis.call('get', receipt)
+			  return list and string.find('\\n' .. list .. '\\n', '\\n' .. line .. '\\n', 1, true) ~= nil
+			end
+			local function released(receipt, owner) return listed(receipt, owner) end
+			local function ended(receipt, owner) return listed(receipt, owner) or listed(receipt, '~' .. owner) end
+			local function note_ended(receipt, ttl, line)
+			  local owner = string.sub(line, 1, 1) == '~' and string.sub(line, 2) or line
+			  local list = line
+			  local count = 1
+			  local old = redis.call('get', receipt)
+			  if old then
+			    for earlier in string.gmatch(old, '[^\\n]+') do
+			      if count >= %d then break end
+			      if earlier ~= owner and earlier ~= '~' .. owner then
+			        list = list .. '\\n' .. earlier
+			        count = count + 1
+			      end
+			    end
+			  end
+			  redis.call('set', receipt, list, 'px', ttl)
+			end
+			""".formatted(ENDED_OWNERS);
+
+	/**
+	 * Refuses an acquire whose owner ended (a late copy): changes nothing and answers
+	 * {@code -1 - remaining ms} of the lock's lease, 0 when free. Needs {@code ended};
+	 * KEYS[1] is the lock, ARGV[1] the owner, {@code receipt} the receipt's key.
+	 */
+	static String refuseEnded(String receipt) {
+		return """
+				if ended(%s, ARGV[1]) then
+				  local ttl = redis.call('pttl', KEYS[1])
+				  if ttl < 0 then ttl = 0 end
+				  return -1 - ttl
+				end
+				""".formatted(receipt);
+	}
+
 	/** Sets KEYS[2] to the next fencing token and leaves it in local {@code token}. */
 	static final String NEXT_FENCING_TOKEN = """
 			local now = redis.call('time')
@@ -55,18 +114,19 @@ final class LockScripts {
 			""";
 
 	/**
-	 * KEYS: lock, fence. ARGV: owner, lease ms, fence retention ms. Returns the fencing
-	 * token (&gt; 0) when acquired; otherwise {@code -1 - remaining ms} of the current
-	 * holder's lease, after flagging the lock as contended.
+	 * KEYS: lock, fence, receipt. ARGV: owner, lease ms, fence retention ms. Returns the
+	 * fencing token (&gt; 0) when acquired; otherwise {@code -1 - remaining ms} of the
+	 * current holder's lease, after flagging the lock as contended. An owner whose part
+	 * in the lock ended (a late copy) is refused and changes nothing.
 	 * <p>
 	 * Finding our own token means the lock was granted to this acquisition (whose owner
 	 * token is the same for all its attempts, see {@link QueueScripts#ACQUIRE_QUEUED}),
 	 * or that this is a replay of the same acquire (Lettuce re-sends unanswered commands
 	 * after a reconnect): it counts as acquired, with a new fencing token and the lease
-	 * reset to the one asked for (a grant runs only for the grant lease), instead of
-	 * leaving a lock nobody knows it holds until its lease ends.
+	 * reset to the one asked for, instead of leaving a lock nobody knows it holds until
+	 * its lease ends.
 	 */
-	static final RedisScript<Long> ACQUIRE = RedisScript.of(OWNS + """
+	static final RedisScript<Long> ACQUIRE = RedisScript.of(OWNS + RECEIPT + refuseEnded("KEYS[3]") + """
 			if redis.call('set', KEYS[1], ARGV[1], 'nx', 'px', ARGV[2]) then
 			""" + NEXT_FENCING_TOKEN + """
 			  return token
@@ -84,24 +144,25 @@ final class LockScripts {
 			""", Long.class);
 
 	/**
-	 * Frees KEYS[1] and leaves the receipt of owner ARGV[1] in KEYS[receipt] for
+	 * Frees KEYS[1] and notes the end of owner ARGV[1] in the receipt KEYS[receipt] for
 	 * ARGV[ttl] ms; when it was contended, grants it to the live head of the fair queue
-	 * (KEYS[queue], KEYS[queue + 1]) for ARGV[grantLease] ms with the next token of the
-	 * fencing key KEYS[fence] (kept for ARGV[ttl] ms, the fencing retention) if there is
-	 * one, and otherwise announces the release on ARGV[channel]. On a Redis Cluster
-	 * ({@code sharded}, see {@link QueueScripts#functions}) announcements are
-	 * {@code SPUBLISH}es on the lock's own shard channel; a server without sharded
-	 * pub/sub answers them with an error, caught by {@code pcall}, and a classic
-	 * {@code PUBLISH} on the same channel follows instead, which a cluster broadcasts to
-	 * every node.
+	 * (KEYS[queue], KEYS[queue + 1]) with the lease that head asked for (ARGV[grantLease]
+	 * ms for an entry without one) and the next token of the fencing key KEYS[fence]
+	 * (kept for ARGV[ttl] ms, the fencing retention) if there is one, and otherwise
+	 * announces the release on ARGV[channel]. On a Redis Cluster ({@code sharded}, see
+	 * {@link QueueScripts#functions}) announcements are {@code SPUBLISH}es on the lock's
+	 * own shard channel; a server without sharded pub/sub answers them with an error,
+	 * caught by {@code pcall}, and a classic {@code PUBLISH} on the same channel follows
+	 * instead, which a cluster broadcasts to every node.
 	 */
 	private static String freeWithReceipt(int receipt, int ttl, int channel, int queue, int grantLease, int fence) {
 		return """
-				  redis.call('set', KEYS[%1$d], ARGV[1], 'px', ARGV[%2$d])
-				  local head = nil
-				  if current ~= ARGV[1] then head = live_head(KEYS[%4$d], KEYS[%4$d + 1]) end
+				  note_ended(KEYS[%1$d], ARGV[%2$d], ARGV[1])
+				  local head, entry = nil, nil
+				  if current ~= ARGV[1] then head, entry = live_head(KEYS[%4$d], KEYS[%4$d + 1]) end
 				  if head then
-				    grant(KEYS[1], KEYS[%4$d], KEYS[%4$d + 1], head, ARGV[%5$d], ARGV[%3$d], KEYS[%6$d], ARGV[%2$d])
+				    grant(KEYS[1], KEYS[%4$d], KEYS[%4$d + 1], head, entry, ARGV[%5$d], ARGV[%3$d], KEYS[%6$d],
+				      ARGV[%2$d])
 				  else
 				    redis.call('del', KEYS[1])
 				    if current ~= ARGV[1] then announce(ARGV[%3$d], KEYS[1]) end
@@ -111,11 +172,12 @@ final class LockScripts {
 
 	/**
 	 * KEYS: lock, receipt, queue, waiting, fence. ARGV: owner, release channel, receipt
-	 * ttl ms (the fence retention), grant lease ms. Deletes the lock if owned, leaving a
-	 * receipt; when it was contended, grants it to the live head of the fair queue, or
-	 * else publishes the key. Returns 1 if released (also when a replay finds our
-	 * receipt: the first run released it), 0 if not owned (expired or taken); an owner
-	 * that does not hold the lock is withdrawn from the fair queue.
+	 * ttl ms (the fence retention), grant lease ms. Deletes the lock if owned, noting the
+	 * owner's end in the receipt; when it was contended, grants it to the live head of
+	 * the fair queue, or else publishes the key. Returns 1 if released (also when a
+	 * replay finds the owner in the receipt: the first run released it), 0 if not owned
+	 * (expired or taken); an owner that does not hold the lock is withdrawn from the fair
+	 * queue and noted as ended, so that a late copy of its acquire changes nothing.
 	 */
 	static final RedisScript<Long> RELEASE = release(false);
 
@@ -131,15 +193,17 @@ final class LockScripts {
 	 * from outside ("1"/"0"), release channel, receipt ttl ms (the fence retention),
 	 * grant lease ms, owner token the new owner is queued under ("" if none). Hands the
 	 * lock to a waiter of this instance without freeing it in between, withdrawing that
-	 * waiter's queue entry (a grant to it later would go to nobody). Returns the new
-	 * fencing token (&gt; 0) when handed over; -1 when it was released instead (flagged
-	 * and not allowed to stay, so that outside waiters get their turn), leaving a receipt
-	 * and granting as {@link #RELEASE} does; 0 if not owned. Queued waiters of other
-	 * instances, fair ones included, do not keep a lock that may stay local from being
-	 * handed over: the engine bounds how many hand-overs in a row stay local. A replay
-	 * answers as the first run did: a hand-over that was applied is recognised by the new
-	 * owner's token in place (and answers with a newer fencing token), a release instead
-	 * by our receipt.
+	 * waiter's queue entry (a grant to it later would go to nobody), and notes the end of
+	 * the old owner in the receipt (the queued token is not noted: the waiter's
+	 * acquisition goes on under it should the engine not take the hand-over). Returns the
+	 * new fencing token (&gt; 0) when handed over; -1 when it was released instead
+	 * (flagged and not allowed to stay, so that outside waiters get their turn), leaving
+	 * a receipt and granting as {@link #RELEASE} does; 0 if not owned. Queued waiters of
+	 * other instances, fair ones included, do not keep a lock that may stay local from
+	 * being handed over: the engine bounds how many hand-overs in a row stay local. A
+	 * replay answers as the first run did: a hand-over that was applied is recognised by
+	 * the new owner's token in place (and answers with a newer fencing token), a release
+	 * instead by our receipt.
 	 */
 	static final RedisScript<Long> HAND_OVER = handOver(false);
 
@@ -164,20 +228,21 @@ final class LockScripts {
 			""", Long.class);
 
 	private static RedisScript<Long> release(boolean sharded) {
-		return RedisScript.of(OWNS + QueueScripts.functions(sharded) + """
+		return RedisScript.of(OWNS + RECEIPT + QueueScripts.functions(sharded) + """
 				local current = redis.call('get', KEYS[1])
 				if owns(current, ARGV[1]) then
 				""" + freeWithReceipt(2, 3, 2, 3, 4, 5) + """
 				  return 1
 				end
 				if redis.call('exists', KEYS[4]) == 1 then redis.call('hdel', KEYS[4], ARGV[1]) end
-				if redis.call('get', KEYS[2]) == ARGV[1] then return 1 end
+				if released(KEYS[2], ARGV[1]) then return 1 end
+				note_ended(KEYS[2], ARGV[3], '~' .. ARGV[1])
 				return 0
 				""", Long.class);
 	}
 
 	private static RedisScript<Long> handOver(boolean sharded) {
-		return RedisScript.of(OWNS + QueueScripts.functions(sharded) + """
+		return RedisScript.of(OWNS + RECEIPT + QueueScripts.functions(sharded) + """
 				local current = redis.call('get', KEYS[1])
 				if owns(current, ARGV[2]) then
 				""" + NEXT_FENCING_TOKEN + """
@@ -185,7 +250,8 @@ final class LockScripts {
 				end
 				local contended = current == ARGV[1] .. '+'
 				if not owns(current, ARGV[1]) then
-				  if redis.call('get', KEYS[3]) == ARGV[1] then return -1 end
+				  if released(KEYS[3], ARGV[1]) then return -1 end
+				  note_ended(KEYS[3], ARGV[7], '~' .. ARGV[1])
 				  return 0
 				end
 				if contended and ARGV[5] == '0' then
@@ -196,6 +262,7 @@ final class LockScripts {
 				  redis.call('hdel', KEYS[5], ARGV[9])
 				end
 				redis.call('set', KEYS[1], contended and (ARGV[2] .. '+') or ARGV[2], 'px', ARGV[4])
+				note_ended(KEYS[3], ARGV[7], '~' .. ARGV[1])
 				""" + NEXT_FENCING_TOKEN + """
 				return token
 				""", Long.class);

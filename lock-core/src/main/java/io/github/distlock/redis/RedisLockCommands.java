@@ -30,13 +30,16 @@ final class RedisLockCommands {
 	 */
 	private final String fencingRetentionMillis;
 
-	/** How long a lock granted to a fair waiter is its own before it claims it. */
+	/** The lease of a grant to a queue entry that records none: see below. */
 	private final String grantLeaseMillis = Long.toString(GRANT_LEASE_MILLIS);
 
 	/**
-	 * The lease of a lock granted to the head of its fair queue by a release, until the
-	 * waiter claims it: longer than a fair waiter's fallback re-check (at most 1 s), so a
-	 * lost grant announcement does not lose the grant.
+	 * The lease of a lock granted to the head of its queue when the entry records no
+	 * lease of its own: an entry written by a client before queue entries recorded the
+	 * lease asked for, which claims (or confirms) the grant within this time. Longer than
+	 * a waiter's fallback re-check (at most 1 s), so a lost grant announcement does not
+	 * lose the grant. Entries written by this version record their lease, and a grant to
+	 * them carries it.
 	 */
 	static final long GRANT_LEASE_MILLIS = 2000;
 
@@ -89,12 +92,13 @@ final class RedisLockCommands {
 	 */
 	long acquireQueued(String key, String owner, long leaseMillis, long waitMillis) {
 		return run(new ScriptCall(QueueScripts.ACQUIRE_QUEUED,
-				List.of(key, LockKeys.fenceKey(key), LockKeys.queueKey(key), LockKeys.waitingKey(key)),
+				List.of(key, LockKeys.fenceKey(key), LockKeys.queueKey(key), LockKeys.waitingKey(key),
+						LockKeys.receiptKey(key)),
 				List.of(owner, Long.toString(leaseMillis), this.fencingRetentionMillis, Long.toString(waitMillis))));
 	}
 
 	private ScriptCall acquireCall(String key, String owner, long leaseMillis) {
-		return new ScriptCall(LockScripts.ACQUIRE, List.of(key, LockKeys.fenceKey(key)),
+		return new ScriptCall(LockScripts.ACQUIRE, List.of(key, LockKeys.fenceKey(key), LockKeys.receiptKey(key)),
 				List.of(owner, Long.toString(leaseMillis), this.fencingRetentionMillis));
 	}
 
@@ -104,7 +108,8 @@ final class RedisLockCommands {
 	 */
 	long acquireFair(String key, String owner, long leaseMillis, long waitMillis) {
 		return run(new ScriptCall(this.sharded ? QueueScripts.ACQUIRE_FAIR_SHARDED : QueueScripts.ACQUIRE_FAIR,
-				List.of(key, LockKeys.fenceKey(key), LockKeys.queueKey(key), LockKeys.waitingKey(key)),
+				List.of(key, LockKeys.fenceKey(key), LockKeys.queueKey(key), LockKeys.waitingKey(key),
+						LockKeys.receiptKey(key)),
 				List.of(owner, Long.toString(leaseMillis), this.fencingRetentionMillis, Long.toString(waitMillis),
 						this.grantLeaseMillis, channel(key))));
 	}

@@ -4,18 +4,20 @@ import java.time.Instant;
 
 import org.jspecify.annotations.Nullable;
 
+import static io.github.distlock.store.InMemoryLockState.ended;
+import static io.github.distlock.store.InMemoryLockState.hasReleased;
 import static io.github.distlock.store.InMemoryLockState.holder;
-import static io.github.distlock.store.InMemoryLockState.lastReleasedBy;
 import static io.github.distlock.store.InMemoryLockState.nextToken;
+import static io.github.distlock.store.InMemoryLockState.receiptOf;
 import static io.github.distlock.store.InMemoryLockState.plus;
 import static io.github.distlock.store.InMemoryLockState.unlessForgettable;
 
 /**
  * The fair queues of an {@link InMemoryLockStore} at work, as in Redis: the fair acquire
  * (first come, first served), and the release of a contended lock, which grants the lock
- * to the live head of its queue for the {@link InMemoryLockStore#GRANT_LEASE grant lease}
- * with the next fencing token instead of freeing it. A grant is noted in the operation's
- * {@link InMemoryReply} and announced by the store after the update.
+ * to the live head of its queue, with the lease that head asked for and the next fencing
+ * token, instead of freeing it. A grant is noted in the operation's {@link InMemoryReply}
+ * and announced by the store after the update.
  * <p>
  * Every method computes the new state of one key inside the store's atomic update of that
  * key.
@@ -51,12 +53,12 @@ final class InMemoryGrants {
 				long token = nextToken(state, now);
 				reply.value = new Acquired(token);
 				return new InMemoryLockState(owner, plus(now, leaseMillis),
-						this.queues.liveHead(key, nowMillis) != null, token, fenceEnd(now), lastReleasedBy(state, now));
+						this.queues.liveHead(key, nowMillis) != null, token, fenceEnd(now), receiptOf(state));
 			}
-			current = granted(key, state, head, lastReleasedBy(state, now), now, reply);
+			current = granted(key, state, head, receiptOf(state), now, reply);
 		}
 		if (waitMillis > 0) {
-			this.queues.enqueue(key, owner, nowMillis, plus(now, waitMillis));
+			this.queues.enqueue(key, owner, nowMillis, plus(now, waitMillis), leaseMillis);
 		}
 		reply.value = new HeldByOther(current.leaseEndMillis() - nowMillis);
 		return current.contendedNow();
@@ -73,38 +75,78 @@ final class InMemoryGrants {
 		long token = nextToken(state, now);
 		reply.value = new Acquired(token);
 		return new InMemoryLockState(owner, plus(now, leaseMillis), state.contended(), token, fenceEnd(now),
-				state.releasedBy());
+				state.receipt());
 	}
 
 	/**
-	 * The state of {@code key} after its holder {@code owner} let it go: granted to the
-	 * live head of its queue when it is contended and somebody is queued, freed (and the
-	 * release announced, if contended) otherwise.
+	 * The state of {@code key} after {@code owner} handed it to {@code newOwner} (see
+	 * {@link LockStore#handOver(String, String, String, long, boolean, String)}), as in
+	 * Redis: the end of {@code owner} is noted in the receipt, also when the lock was
+	 * released instead or was not its own.
+	 */
+	InMemoryLockState handOver(String key, @Nullable InMemoryLockState state, String owner, String newOwner,
+			long leaseMillis, boolean mayStayLocal, @Nullable String newOwnerQueuedAs, Instant now,
+			InMemoryReply<HandOverReply> reply) {
+		String holder = holder(state, now);
+		if (newOwner.equals(holder)) {
+			// A replay of a hand-over that handed over.
+			long token = nextToken(state, now);
+			reply.value = new Acquired(token);
+			return new InMemoryLockState(newOwner, state.leaseEndMillis(), state.contended(), token, fenceEnd(now),
+					state.receipt());
+		}
+		if (!owner.equals(holder)) {
+			if (hasReleased(state, owner, now)) {
+				// A replay of a hand-over that released.
+				reply.value = Released.INSTANCE;
+				return unlessForgettable(state, now);
+			}
+			reply.value = NotOwned.INSTANCE;
+			return ended(state, owner, now, this.fencingRetentionMillis);
+		}
+		if (state.contended() && !mayStayLocal) {
+			reply.value = Released.INSTANCE;
+			return released(key, state, owner, now, reply);
+		}
+		if (newOwnerQueuedAs != null) {
+			this.queues.remove(key, newOwnerQueuedAs);
+		}
+		long token = nextToken(state, now);
+		reply.value = new Acquired(token);
+		return new InMemoryLockState(newOwner, plus(now, leaseMillis), state.contended(), token, fenceEnd(now),
+				state.receipt().noted(now.toEpochMilli(), this.fencingRetentionMillis, owner, false));
+	}
+
+	/**
+	 * The state of {@code key} after its holder {@code owner} let it go (its end noted in
+	 * the receipt): granted to the live head of its queue when it is contended and
+	 * somebody is queued, freed (and the release announced, if contended) otherwise.
 	 * @return the new state, or {@code null} when there is nothing left to remember
 	 */
 	@Nullable InMemoryLockState released(String key, InMemoryLockState state, String owner, Instant now, InMemoryReply<?> reply) {
 		String head = state.contended() ? this.queues.liveHead(key, now.toEpochMilli()) : null;
 		if (head != null) {
-			return granted(key, state, head, owner, now, reply);
+			InMemoryReceipt receipt = state.receipt()
+				.noted(now.toEpochMilli(), this.fencingRetentionMillis, owner, true);
+			return granted(key, state, head, receipt, now, reply);
 		}
 		reply.announce = state.contended();
-		return unlessForgettable(state.releasedNowBy(owner), now);
+		return unlessForgettable(state.releasedNowBy(owner, now, this.fencingRetentionMillis), now);
 	}
 
 	/**
-	 * The state of a lock the release of {@code releasedBy} (if any) grants to the live
-	 * head of its queue, with the grant lease and the next fencing token; the grant is
-	 * announced after the update.
+	 * The state of a lock granted to the live head of its queue, with the lease that head
+	 * asked for and the next fencing token; the grant is announced after the update.
 	 */
 	private InMemoryLockState granted(String key, @Nullable InMemoryLockState state, String head,
-			@Nullable String releasedBy, Instant now, InMemoryReply<?> reply) {
+			InMemoryReceipt receipt, Instant now, InMemoryReply<?> reply) {
+		long leaseMillis = this.queues.leaseOf(key, head);
 		this.queues.remove(key, head);
 		long token = nextToken(state, now);
 		reply.grantedTo = head;
 		reply.grantToken = token;
 		boolean more = this.queues.liveHead(key, now.toEpochMilli()) != null;
-		return new InMemoryLockState(head, plus(now, InMemoryLockStore.GRANT_LEASE.toMillis()), more, token,
-				fenceEnd(now), releasedBy);
+		return new InMemoryLockState(head, plus(now, leaseMillis), more, token, fenceEnd(now), receipt);
 	}
 
 	private long fenceEnd(Instant now) {

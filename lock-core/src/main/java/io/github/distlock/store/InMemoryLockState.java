@@ -7,20 +7,41 @@ import org.jspecify.annotations.Nullable;
 /**
  * What the {@link InMemoryLockStore} knows of one key, immutable: its owner (holding
  * while the clock is before {@code leaseEndMillis}), whether an acquire was refused since
- * it was acquired, the last fencing token and the last releasing owner (the receipt a
- * replayed release is answered from), both kept until {@code fenceEndMillis}.
+ * it was acquired, the last fencing token (kept until {@code fenceEndMillis}) and the
+ * release receipt (the owners whose part in the lock ended).
  */
 record InMemoryLockState(@Nullable String owner, long leaseEndMillis, boolean contended, long lastToken,
-		long fenceEndMillis, @Nullable String releasedBy) {
+		long fenceEndMillis, InMemoryReceipt receipt) {
 
 	/** The owner whose lease has not run out at {@code now}, if any. */
 	static @Nullable String holder(@Nullable InMemoryLockState state, Instant now) {
 		return (state != null && state.owner != null && now.toEpochMilli() < state.leaseEndMillis) ? state.owner : null;
 	}
 
-	/** The owner that released last, if still remembered at {@code now}. */
-	static @Nullable String lastReleasedBy(@Nullable InMemoryLockState state, Instant now) {
-		return (state != null && now.toEpochMilli() < state.fenceEndMillis) ? state.releasedBy : null;
+	/**
+	 * Whether the part of {@code owner} in the lock ended, as remembered at {@code now}.
+	 */
+	static boolean hasEnded(@Nullable InMemoryLockState state, String owner, Instant now) {
+		return state != null && state.receipt.hasEnded(owner, now.toEpochMilli());
+	}
+
+	/** Whether {@code owner} released the lock, as remembered at {@code now}. */
+	static boolean hasReleased(@Nullable InMemoryLockState state, String owner, Instant now) {
+		return state != null && state.receipt.hasReleased(owner, now.toEpochMilli());
+	}
+
+	/** The receipt of {@code state}, or none. */
+	static InMemoryReceipt receiptOf(@Nullable InMemoryLockState state) {
+		return (state != null) ? state.receipt : InMemoryReceipt.NONE;
+	}
+
+	/**
+	 * {@code state} (or a new state of a key nobody holds) with the end of {@code owner}
+	 * noted in its receipt for {@code retentionMillis}.
+	 */
+	static InMemoryLockState ended(@Nullable InMemoryLockState state, String owner, Instant now, long retentionMillis) {
+		InMemoryReceipt receipt = receiptOf(state).noted(now.toEpochMilli(), retentionMillis, owner, false);
+		return (state != null) ? state.withReceipt(receipt) : new InMemoryLockState(null, 0, false, 0, 0, receipt);
 	}
 
 	/**
@@ -37,7 +58,14 @@ record InMemoryLockState(@Nullable String owner, long leaseEndMillis, boolean co
 	 * The clock time {@code millis} after {@code now}, at most {@link Long#MAX_VALUE}.
 	 */
 	static long plus(Instant now, long millis) {
-		long end = now.toEpochMilli() + millis;
+		return plus(now.toEpochMilli(), millis);
+	}
+
+	/**
+	 * {@code nowMillis + millis}, at most {@link Long#MAX_VALUE}.
+	 */
+	static long plus(long nowMillis, long millis) {
+		long end = nowMillis + millis;
 		return (end < 0) ? Long.MAX_VALUE : end;
 	}
 
@@ -51,21 +79,29 @@ record InMemoryLockState(@Nullable String owner, long leaseEndMillis, boolean co
 
 	InMemoryLockState contendedNow() {
 		return this.contended ? this : new InMemoryLockState(this.owner, this.leaseEndMillis, true, this.lastToken,
-				this.fenceEndMillis, this.releasedBy);
+				this.fenceEndMillis, this.receipt);
 	}
 
-	InMemoryLockState releasedNowBy(String releasingOwner) {
-		return new InMemoryLockState(null, 0, false, this.lastToken, this.fenceEndMillis, releasingOwner);
+	/** Nobody holds it any more; the end of {@code releasingOwner} is noted. */
+	InMemoryLockState releasedNowBy(String releasingOwner, Instant now, long retentionMillis) {
+		return new InMemoryLockState(null, 0, false, this.lastToken, this.fenceEndMillis,
+				this.receipt.noted(now.toEpochMilli(), retentionMillis, releasingOwner, true));
 	}
 
 	InMemoryLockState withLeaseEnd(long leaseEnd) {
 		return new InMemoryLockState(this.owner, leaseEnd, this.contended, this.lastToken, this.fenceEndMillis,
-				this.releasedBy);
+				this.receipt);
 	}
 
-	/** Nobody holds it and its fencing retention has passed. */
+	InMemoryLockState withReceipt(InMemoryReceipt receipt) {
+		return new InMemoryLockState(this.owner, this.leaseEndMillis, this.contended, this.lastToken,
+				this.fenceEndMillis, receipt);
+	}
+
+	/** Nobody holds it, and its fencing retention and receipt have passed. */
 	boolean forgettable(long nowMillis) {
-		return (this.owner == null || nowMillis >= this.leaseEndMillis) && nowMillis >= this.fenceEndMillis;
+		return (this.owner == null || nowMillis >= this.leaseEndMillis) && nowMillis >= this.fenceEndMillis
+				&& nowMillis >= this.receipt.untilMillis();
 	}
 
 }

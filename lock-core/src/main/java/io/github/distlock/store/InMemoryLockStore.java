@@ -7,9 +7,12 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import org.jspecify.annotations.Nullable;
 
+import static io.github.distlock.store.InMemoryLockState.ended;
+import static io.github.distlock.store.InMemoryLockState.hasEnded;
+import static io.github.distlock.store.InMemoryLockState.hasReleased;
 import static io.github.distlock.store.InMemoryLockState.holder;
-import static io.github.distlock.store.InMemoryLockState.lastReleasedBy;
 import static io.github.distlock.store.InMemoryLockState.nextToken;
+import static io.github.distlock.store.InMemoryLockState.receiptOf;
 import static io.github.distlock.store.InMemoryLockState.plus;
 import static io.github.distlock.store.InMemoryLockState.unlessForgettable;
 
@@ -30,9 +33,11 @@ import static io.github.distlock.store.InMemoryLockState.unlessForgettable;
  * passed (expired entries are purged at most once per second of the clock, or once per
  * retention if shorter), so ids acquired once do not accumulate.</li>
  * <li>Replays answer as the first execution did: an acquire finding its own owner is
- * {@link Acquired} again with a greater token; the last releasing owner of each key is
- * remembered (as long as the key is), so a replayed release, or a replayed hand-over that
- * released, answers {@link Released}.</li>
+ * {@link Acquired} again with a greater token; the owners whose part in a lock ended
+ * (released, handed over, withdrew) are remembered in its receipt, the last
+ * {@value InMemoryReceipt#ENDED_OWNERS} for the fencing retention, so a replayed release,
+ * or a replayed hand-over that released, answers {@link Released}, and a late copy of an
+ * acquire of an ended owner is refused and changes nothing.</li>
  * <li>The release of a contended lock (one whose acquire was refused since it was
  * acquired) is announced to every open {@link #subscribe subscription}, synchronously on
  * the releasing thread, after the release and with no lock held. Releases of uncontended
@@ -41,16 +46,17 @@ import static io.github.distlock.store.InMemoryLockState.unlessForgettable;
  * <li>Fair locks and grants as in Redis: a queue per key of the owners refused by
  * {@link #acquireFair} or by {@link #acquire(String, String, long, long)} with a wait,
  * each entry living for its wait time on the store's clock; the release of a contended
- * lock with a live queue entry grants the lock to the head for the {@link #GRANT_LEASE
- * grant lease} with the next fencing token, and announces both.</li>
+ * lock with a live queue entry grants the lock to the head, with the lease it asked for
+ * and the next fencing token, and announces both.</li>
  * </ul>
  * Thread-safe; every operation is atomic per key. Never answers {@link Unknown}.
  */
 public final class InMemoryLockStore implements LockStore {
 
 	/**
-	 * How long a lock granted to the head of its fair queue by a release is that waiter's
-	 * before it claims it, as in the Redis store.
+	 * What {@link #grantLeaseMillis()} answers: the store grants. (A grant carries the
+	 * lease its waiter asked for; in the Redis store this is the lease of a grant to a
+	 * queue entry of an older client, which records none.)
 	 */
 	public static final Duration GRANT_LEASE = Duration.ofSeconds(2);
 
@@ -147,6 +153,11 @@ public final class InMemoryLockStore implements LockStore {
 		long nowMillis = now.toEpochMilli();
 		InMemoryReply<AcquireReply> reply = new InMemoryReply<>();
 		this.states.compute(key, (k, state) -> {
+			if (hasEnded(state, owner, now)) {
+				// A late copy of an ended acquisition: changes nothing.
+				reply.value = new HeldByOther(Math.max(0, remaining(state, now)));
+				return state;
+			}
 			String holder = holder(state, now);
 			if (holder == null) {
 				boolean othersQueued = false;
@@ -159,7 +170,7 @@ public final class InMemoryLockStore implements LockStore {
 				long token = nextToken(state, now);
 				reply.value = new Acquired(token);
 				return new InMemoryLockState(owner, plus(now, leaseMillis), othersQueued, token, fenceEnd(now),
-						lastReleasedBy(state, now));
+						receiptOf(state));
 			}
 			if (holder.equals(owner)) {
 				// Granted to us, or a replay: ours, with the lease asked for, as in
@@ -167,7 +178,7 @@ public final class InMemoryLockStore implements LockStore {
 				return this.grants.claimed(key, state, owner, leaseMillis, now, reply);
 			}
 			if (waitMillis > 0) {
-				this.fairQueues.enqueue(key, owner, nowMillis, plus(now, waitMillis));
+				this.fairQueues.enqueue(key, owner, nowMillis, plus(now, waitMillis), leaseMillis);
 			}
 			reply.value = new HeldByOther(state.leaseEndMillis() - nowMillis);
 			return state.contendedNow();
@@ -180,8 +191,13 @@ public final class InMemoryLockStore implements LockStore {
 		InMemoryArguments.check(key, owner, leaseMillis, waitMillis);
 		Instant now = now();
 		InMemoryReply<AcquireReply> reply = new InMemoryReply<>();
-		this.states.compute(key,
-				(k, state) -> this.grants.acquireFair(key, state, owner, leaseMillis, waitMillis, now, reply));
+		this.states.compute(key, (k, state) -> {
+			if (hasEnded(state, owner, now)) {
+				reply.value = new HeldByOther(Math.max(0, remaining(state, now)));
+				return state;
+			}
+			return this.grants.acquireFair(key, state, owner, leaseMillis, waitMillis, now, reply);
+		});
 		return announced(key, reply);
 	}
 
@@ -212,31 +228,8 @@ public final class InMemoryLockStore implements LockStore {
 		InMemoryArguments.checkOwner("newOwner", newOwner);
 		Instant now = now();
 		InMemoryReply<HandOverReply> reply = new InMemoryReply<>();
-		this.states.compute(key, (k, state) -> {
-			String holder = holder(state, now);
-			if (newOwner.equals(holder)) {
-				// A replay of a hand-over that handed over.
-				long token = nextToken(state, now);
-				reply.value = new Acquired(token);
-				return new InMemoryLockState(newOwner, state.leaseEndMillis(), state.contended(), token, fenceEnd(now),
-						state.releasedBy());
-			}
-			if (!owner.equals(holder)) {
-				reply.value = owner.equals(lastReleasedBy(state, now)) ? Released.INSTANCE : NotOwned.INSTANCE;
-				return unlessForgettable(state, now);
-			}
-			if (state.contended() && !mayStayLocal) {
-				reply.value = Released.INSTANCE;
-				return this.grants.released(key, state, owner, now, reply);
-			}
-			if (newOwnerQueuedAs != null) {
-				this.fairQueues.remove(key, newOwnerQueuedAs);
-			}
-			long token = nextToken(state, now);
-			reply.value = new Acquired(token);
-			return new InMemoryLockState(newOwner, plus(now, leaseMillis), state.contended(), token, fenceEnd(now),
-					state.releasedBy());
-		});
+		this.states.compute(key, (k, state) -> this.grants.handOver(key, state, owner, newOwner, leaseMillis,
+				mayStayLocal, newOwnerQueuedAs, now, reply));
 		return announced(key, reply);
 	}
 
@@ -252,10 +245,16 @@ public final class InMemoryLockStore implements LockStore {
 				reply.value = Released.INSTANCE;
 				return this.grants.released(key, state, owner, now, reply);
 			}
-			// Not the holder: a fair waiter giving up leaves the queue.
+			// Not the holder: a waiter giving up leaves the queue, and a late copy of its
+			// acquire will change nothing.
 			this.fairQueues.remove(key, owner);
-			reply.value = owner.equals(lastReleasedBy(state, now)) ? Released.INSTANCE : NotOwned.INSTANCE;
-			return unlessForgettable(state, now);
+			if (hasReleased(state, owner, now)) {
+				// A replay of a release that released.
+				reply.value = Released.INSTANCE;
+				return unlessForgettable(state, now);
+			}
+			reply.value = NotOwned.INSTANCE;
+			return ended(state, owner, now, this.fencingRetentionMillis);
 		});
 		return announced(key, reply);
 	}
@@ -330,6 +329,10 @@ public final class InMemoryLockStore implements LockStore {
 			this.announcer.announce(key);
 		}
 		return reply.get();
+	}
+
+	private static long remaining(@Nullable InMemoryLockState state, Instant now) {
+		return (holder(state, now) != null) ? state.leaseEndMillis() - now.toEpochMilli() : 0;
 	}
 
 	private long fenceEnd(Instant now) {

@@ -20,16 +20,27 @@ import org.jspecify.annotations.Nullable;
  * clock that moves on faster than acquisitions happen, as the Redis store does with the
  * server's clock).
  * <p>
- * <b>Replays.</b> A client may send a command again when it did not see the reply
- * (Lettuce re-sends unanswered commands after a reconnect). Each operation says what its
+ * <b>Replays and late copies.</b> A client may send a command again when it did not see
+ * the reply (Lettuce re-sends unanswered commands after a reconnect), and a command may
+ * be applied after a later one sent on another connection. Each operation says what its
  * replay must answer: always what the first execution answered as far as the caller can
  * tell, so that a replay never leaves a lock nobody knows it holds, and never reports a
- * loss that did not happen.
+ * loss that did not happen. The store remembers the owners whose part in a lock ended —
+ * that released it, handed it over, or were released while not holding it (a waiter
+ * withdrawing, a clean-up) — in the lock's <em>receipt</em>: at least the last 16 of
+ * them, for the fencing retention. A replayed release of such an owner answers
+ * {@link Released}; an acquire of such an owner (a late copy of an attempt of an
+ * acquisition that ended) changes nothing and answers {@link HeldByOther}. So a caller
+ * ends the use of an owner token with a release, and never acquires with it again. Owner
+ * tokens never contain a line break.
  * <p>
  * <b>Failures.</b> When the outcome of an operation is not known (the store was
  * unreachable, timed out, or cannot write for now), the reply is {@link Unknown}: the
- * command may or may not have been applied. Any other failure (a misconfiguration, a
- * missing permission) is thrown.
+ * command may or may not have been applied. The caller may send it again with the same
+ * owner token, and releases the token when it gives up; the store never undoes an
+ * operation it answered {@code Unknown} to by itself (a retry could be applied before
+ * such a clean-up and be undone behind its back). Any other failure (a misconfiguration,
+ * a missing permission) is thrown.
  * <p>
  * <b>Replication.</b> A store that copies its writes to replicas may be asked to count a
  * lock only once enough replicas acknowledged it, so that a failover to one of them keeps
@@ -45,21 +56,23 @@ import org.jspecify.annotations.Nullable;
  * fair locks} keeps, per lock, a queue of the owners that {@linkplain #acquireFair asked
  * fairly} and were refused, in arrival order, each entry living no longer than the wait
  * time its owner gave. A fair acquire never takes a lock past a queue with a live entry
- * ahead of it. A release (or a hand-over that releases) of a contended lock whose queue
- * has a live entry does not free the lock: it <em>grants</em> it to the head of the
- * queue, setting that owner as holder with the store's short grant lease, and announces
- * the grant with the fencing token it computed for that owner, by the same rule as every
- * acquisition (greater than every token handed out before for the key):
+ * ahead of it. Each queue entry records the lease its owner asked for. A release (or a
+ * hand-over that releases) of a contended lock whose queue has a live entry does not free
+ * the lock: it <em>grants</em> it to the head of the queue, setting that owner as holder
+ * with the lease its entry records, and announces the grant with the fencing token it
+ * computed for that owner, by the same rule as every acquisition (greater than every
+ * token handed out before for the key):
  * {@link ReleaseListener#granted(String, String, long)}. The granted owner holds the lock
- * from then on; it may also claim it with its next fair acquire (a waiter that missed the
- * announcement does), which resets the lease to the one asked for and answers
- * {@link Acquired} with a still greater token. A granted owner that gave up or died
- * meanwhile keeps the lock no longer than the grant lease. A release by an owner that
- * does not hold the lock withdraws that owner from the queue. A store that grants
- * ({@link #grantLeaseMillis()} &gt; 0) queues waiters of the default mode in the same
- * queue ({@link #acquire(String, String, long, long)}), so that a release hands the lock
- * to another instance's waiter as a grant too; unlike fair ones, they pass nobody to a
- * free lock.
+ * from then on, as long as one that acquired it itself; it may also claim it with its
+ * next acquire (a waiter that missed the announcement does), which resets the lease and
+ * answers {@link Acquired} with a still greater token. A granted owner that gave up
+ * passes the lock on with its withdrawal; one that died keeps it for its lease, as a
+ * holder that dies does. A release by an owner that does not hold the lock withdraws that
+ * owner from the queue. A store that grants ({@link #grantLeaseMillis()} &gt; 0) queues
+ * waiters of the default mode in the same queue
+ * ({@link #acquire(String, String, long, long)}), so that a release hands the lock to
+ * another instance's waiter as a grant too; unlike fair ones, they pass nobody to a free
+ * lock.
  */
 public interface LockStore {
 
@@ -80,6 +93,10 @@ public interface LockStore {
 	 * {@code owner} (a replay, or a lock granted to it, see
 	 * {@link #acquire(String, String, long, long)}) answers {@link Acquired} again, with
 	 * a new, greater fencing token, the lease reset to {@code leaseMillis}.
+	 * <p>
+	 * After {@link HeldByOther} the caller's next attempt brings a fresh owner token: a
+	 * store may release a refused token (the quorum store does, on the nodes that granted
+	 * it to a split vote), and a released token is never acquired with again.
 	 * @param key the lock's key
 	 * @param owner a fresh owner token for this acquisition
 	 * @param leaseMillis the lease, at least 1
@@ -93,11 +110,12 @@ public interface LockStore {
 	 * (default, unfair mode): a free lock is taken at once, whoever is queued; a lock
 	 * held by another owner is refused as there, and a store that
 	 * {@linkplain #grantLeaseMillis() grants} then also queues {@code owner} in the
-	 * lock's fair queue for {@code waitMillis} from now (or lets it keep its place), so
-	 * that the holder's release grants it the lock as it would a fair waiter. The same
-	 * owner token is sent for every attempt of one acquisition, so that a grant to it can
-	 * be held or claimed; an acquisition that ends without the lock withdraws with an
-	 * owner-checked {@link #release}, which also passes on a grant it got meanwhile.
+	 * lock's fair queue for {@code waitMillis} from now with {@code leaseMillis} (or lets
+	 * it keep its place), so that the holder's release grants it the lock, with that
+	 * lease, as it would a fair waiter. The same owner token is sent for every attempt of
+	 * one acquisition, so that a grant to it can be held or claimed; an acquisition that
+	 * ends without the lock withdraws with an owner-checked {@link #release}, which also
+	 * passes on a grant it got meanwhile.
 	 * <p>
 	 * The default ignores {@code waitMillis}: a store that does not grant queues nobody.
 	 * @param key the lock's key
@@ -114,12 +132,12 @@ public interface LockStore {
 	 * Acquires the lock for {@code owner} first come, first served: only if nobody holds
 	 * it and no live queue entry is ahead of {@code owner}, or if it was granted to
 	 * {@code owner} (then the lease is reset to {@code leaseMillis}). Otherwise
-	 * {@code owner} is queued at the end (or keeps its place) for {@code waitMillis} from
-	 * now, the lock is flagged contended, and the reply is {@link HeldByOther}. A lock
-	 * found free with a live entry ahead is granted to the head of the queue on the way.
-	 * The same owner token is sent for every attempt of one acquisition, so that a grant
-	 * to it can be claimed; a replay answers {@link Acquired} again with a new, greater
-	 * fencing token.
+	 * {@code owner} is queued at the end (or keeps its place), with {@code leaseMillis},
+	 * for {@code waitMillis} from now, the lock is flagged contended, and the reply is
+	 * {@link HeldByOther}. A lock found free with a live entry ahead is granted to the
+	 * head of the queue on the way. The same owner token is sent for every attempt of one
+	 * acquisition, so that a grant to it can be claimed; a replay answers
+	 * {@link Acquired} again with a new, greater fencing token.
 	 * @param key the lock's key
 	 * @param owner the owner token of this acquisition, the same for all its attempts
 	 * @param leaseMillis the lease, at least 1
@@ -142,14 +160,16 @@ public interface LockStore {
 	}
 
 	/**
-	 * How long a lock granted to the head of its fair queue by a release is that owner's
-	 * before the owner resets its lease (the lease the grant is written with). A store
-	 * answering more than 0 grants to waiters of the default mode too: it implements
+	 * Whether the store grants: more than 0 when a release grants the lock to the head of
+	 * its queue (with the lease that head's entry records). A store answering more than 0
+	 * grants to waiters of the default mode too: it implements
 	 * {@link #acquire(String, String, long, long)} and
-	 * {@link #handOver(String, String, String, long, boolean, String)}.
-	 * @return the grant lease in milliseconds, or 0 when the store never grants (then
-	 * waiters of the default mode are not queued, and every granted fair waiter claims
-	 * its grant before it counts as held)
+	 * {@link #handOver(String, String, String, long, boolean, String)}. The value itself
+	 * is the lease of a grant to a queue entry that records no lease of its own, written
+	 * by an older client (the Redis store: 2 s).
+	 * @return more than 0 when the store grants, 0 when it never does (then waiters of
+	 * the default mode are not queued, and every granted fair waiter claims its grant
+	 * before it counts as held)
 	 */
 	default long grantLeaseMillis() {
 		return 0;

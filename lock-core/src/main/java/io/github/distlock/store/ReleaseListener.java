@@ -28,8 +28,8 @@ public interface ReleaseListener {
 	/**
 	 * The lock was released and granted to the fair waiter {@code owner} (see
 	 * {@link LockStore#acquireFair}) with {@code fencingToken}: that owner holds it now,
-	 * with the store's {@linkplain LockStore#grantLeaseMillis() grant lease}, and needs
-	 * no further round trip to know it.
+	 * with the lease it asked for when it was queued, and needs no further round trip to
+	 * know it.
 	 * @param key the {@link LockStore#key(String) key} of the released lock
 	 * @param owner the owner token the lock was granted to
 	 * @param fencingToken the token of the grant, greater than every earlier one of the

@@ -8,58 +8,58 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The conservative deadline of an announced grant ({@link GrantWindow}), on made-up
- * {@code nanoTime} values.
+ * {@code nanoTime} values: a grant carries the lease the waiter asked for.
  */
 class GrantWindowTests {
 
-	private static final long GRANT_LEASE = ms(2000);
-
 	private static final long LEASE = ms(30_000);
 
-	private final GrantWindow window = new GrantWindow(GRANT_LEASE);
+	private final GrantWindow window = new GrantWindow(LEASE);
 
 	@Test
 	void noGrantCanBeHeldBeforeAnAttemptWasRefused() {
-		assertThat(this.window.holdsLongEnough(LEASE, ms(10))).isFalse();
+		assertThat(this.window.holdsLongEnough(ms(10))).isFalse();
 	}
 
 	@Test
-	void aGrantRunsAGrantLeaseFromTheLastRefusedAttemptsSending() {
+	void aGrantRunsTheLeaseAskedForFromTheLastRefusedAttemptsSending() {
 		this.window.refused(ms(100), ms(101));
-		assertThat(this.window.deadlineNanos(LEASE, ms(200))).isEqualTo(ms(2100));
-		assertThat(this.window.holdsLongEnough(LEASE, ms(1600))).isTrue();
-		// Less than a quarter of the grant lease left: claimed instead.
-		assertThat(this.window.holdsLongEnough(LEASE, ms(1700))).isFalse();
+		assertThat(this.window.deadlineNanos(ms(200))).isEqualTo(ms(30_100));
+		assertThat(this.window.holdsLongEnough(ms(22_600))).isTrue();
+		// Less than a quarter of the lease left: claimed instead.
+		assertThat(this.window.holdsLongEnough(ms(22_700))).isFalse();
 		// Attempts a re-check apart move the window on.
 		this.window.refused(ms(1100), ms(1102));
-		assertThat(this.window.deadlineNanos(LEASE, ms(1200))).isEqualTo(ms(3100));
+		assertThat(this.window.deadlineNanos(ms(1200))).isEqualTo(ms(31_100));
 	}
 
 	@Test
-	void aShorterLeaseAskedForBoundsTheGrant() {
-		this.window.refused(ms(100), ms(101));
-		assertThat(this.window.deadlineNanos(ms(400), ms(200))).isEqualTo(ms(500));
-		assertThat(this.window.holdsLongEnough(ms(400), ms(200))).isTrue();
-		assertThat(this.window.holdsLongEnough(ms(400), ms(450))).isFalse();
+	void aShortLeaseMakesAShortGrant() {
+		GrantWindow shortLease = new GrantWindow(ms(400));
+		shortLease.refused(ms(100), ms(101));
+		assertThat(shortLease.deadlineNanos(ms(200))).isEqualTo(ms(500));
+		assertThat(shortLease.holdsLongEnough(ms(200))).isTrue();
+		assertThat(shortLease.holdsLongEnough(ms(450))).isFalse();
 	}
 
 	@Test
-	void anAttemptAnsweredMoreThanAGrantLeaseAfterTheEarliestGrantKeepsTheWindowWhereItWas() {
-		this.window.refused(ms(0), ms(1));
+	void anAttemptAnsweredMoreThanALeaseAfterTheEarliestGrantKeepsTheWindowWhereItWas() {
+		GrantWindow shortLease = new GrantWindow(ms(2000));
+		shortLease.refused(ms(0), ms(1));
 		// A grant made after the first attempt may have run out before this one was
 		// applied: it may be the one announced, so the deadline is not moved on.
-		this.window.refused(ms(1000), ms(2500));
-		assertThat(this.window.deadlineNanos(LEASE, ms(2600))).isEqualTo(ms(2000));
-		assertThat(this.window.holdsLongEnough(LEASE, ms(2600))).isFalse();
-		this.window.refused(ms(3000), ms(3001));
-		assertThat(this.window.holdsLongEnough(LEASE, ms(3100))).isFalse();
+		shortLease.refused(ms(1000), ms(2500));
+		assertThat(shortLease.deadlineNanos(ms(2600))).isEqualTo(ms(2000));
+		assertThat(shortLease.holdsLongEnough(ms(2600))).isFalse();
+		shortLease.refused(ms(3000), ms(3001));
+		assertThat(shortLease.holdsLongEnough(ms(3100))).isFalse();
 	}
 
 	@Test
 	void aStoreThatNeverGrantsNeverHoldsAGrant() {
 		GrantWindow never = new GrantWindow(0);
 		never.refused(ms(100), ms(101));
-		assertThat(never.holdsLongEnough(LEASE, ms(101))).isFalse();
+		assertThat(never.holdsLongEnough(ms(101))).isFalse();
 	}
 
 	private static long ms(long millis) {

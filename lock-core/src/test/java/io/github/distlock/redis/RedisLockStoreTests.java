@@ -146,8 +146,10 @@ class RedisLockStoreTests {
 
 	private static void cycles(RedisLockStore store, String key, int count) {
 		for (int i = 0; i < count; i++) {
-			assertThat(store.acquire(key, "owner" + i, 10_000)).isInstanceOf(Acquired.class);
-			assertThat(store.release(key, "owner" + i)).isEqualTo(Released.INSTANCE);
+			// A fresh owner token each time: one that released is never used again.
+			String owner = java.util.UUID.randomUUID().toString();
+			assertThat(store.acquire(key, owner, 10_000)).isInstanceOf(Acquired.class);
+			assertThat(store.release(key, owner)).isEqualTo(Released.INSTANCE);
 		}
 	}
 

@@ -195,13 +195,15 @@ public abstract class LockStoreContractTests {
 	void aContendedLockThatMayNotStayLocalIsReleasedInsteadOfHandedOver() {
 		String holder = owner();
 		acquired(holder, LONG_LEASE);
-		String waiter = owner();
-		refused(waiter);
+		refused(owner());
 		String successor = owner();
 		assertThat(this.store.handOver(this.key, holder, successor, LONG_LEASE, false)).isEqualTo(Released.INSTANCE);
 		assertThat(this.store.remainingLeaseMillis(this.key)).isEqualTo(-1);
 		assertThat(this.store.release(this.key, successor)).isEqualTo(NotOwned.INSTANCE);
-		acquired(waiter, LONG_LEASE);
+		// The waiter elsewhere gets it (with a fresh owner token: after a refusal, a
+		// store
+		// may have released the refused one).
+		acquired(owner(), LONG_LEASE);
 	}
 
 	@Test
@@ -270,6 +272,40 @@ public abstract class LockStoreContractTests {
 		assertThat(this.store.handOver(this.key, holder, successor, LONG_LEASE, false)).isEqualTo(Released.INSTANCE);
 		assertThat(this.store.handOver(this.key, holder, successor, LONG_LEASE, false)).isEqualTo(Released.INSTANCE);
 		assertThat(this.store.remainingLeaseMillis(this.key)).isEqualTo(-1);
+	}
+
+	@Test
+	void aReplayedReleaseAnswersReleasedAlsoAfterOtherOwnersReleased() {
+		String first = owner();
+		acquired(first, LONG_LEASE);
+		assertThat(this.store.release(this.key, first)).isEqualTo(Released.INSTANCE);
+		// Up to 16 owners are remembered: the first and 15 more.
+		for (int i = 0; i < 15; i++) {
+			String other = owner();
+			acquired(other, LONG_LEASE);
+			assertThat(this.store.release(this.key, other)).isEqualTo(Released.INSTANCE);
+		}
+		assertThat(this.store.release(this.key, first)).isEqualTo(Released.INSTANCE);
+		String seventeenth = owner();
+		acquired(seventeenth, LONG_LEASE);
+		assertThat(this.store.release(this.key, seventeenth)).isEqualTo(Released.INSTANCE);
+		// Forgotten: the documented bound.
+		assertThat(this.store.release(this.key, first)).isEqualTo(NotOwned.INSTANCE);
+	}
+
+	@Test
+	void aLateCopyOfAnAcquireWhoseOwnerEndedTakesNoLock() {
+		String released = owner();
+		acquired(released, LONG_LEASE);
+		assertThat(this.store.release(this.key, released)).isEqualTo(Released.INSTANCE);
+		String withdrawn = owner();
+		// Its acquisition ended without the lock (it gave up, or its attempt went
+		// unanswered): withdrawn with a release.
+		assertThat(this.store.release(this.key, withdrawn)).isEqualTo(NotOwned.INSTANCE);
+		assertThat(this.store.acquire(this.key, released, LONG_LEASE)).isInstanceOf(HeldByOther.class);
+		assertThat(this.store.acquire(this.key, withdrawn, LONG_LEASE)).isInstanceOf(HeldByOther.class);
+		assertThat(this.store.remainingLeaseMillis(this.key)).isEqualTo(-1);
+		acquired(owner(), LONG_LEASE);
 	}
 
 	@Test
