@@ -35,8 +35,8 @@ import static org.awaitility.Awaitility.await;
  * The quorum under node faults, on real {@code redis-server} processes behind TCP
  * proxies: a minority killed, frozen (SIGSTOP), black-holed and restarted empty while
  * locks are taken (exclusion, progress, bounded waits, fencing tokens increasing); a
- * majority lost (acquisitions fail closed at once naming the nodes, holders learn of the
- * loss).
+ * majority lost (acquisitions are tried again until their wait time ends, then fail
+ * closed naming the nodes; holders learn of the loss).
  */
 class QuorumFaultTests {
 
