@@ -31,8 +31,12 @@ final class AcquireAttempts {
 
 	private final Runnable notReplicated;
 
-	AcquireAttempts(LockStore store, LockReleaser releaser, long leaseNanos, Runnable notReplicated) {
+	private final EngineRuntime runtime;
+
+	AcquireAttempts(LockStore store, LockReleaser releaser, long leaseNanos, Runnable notReplicated,
+			EngineRuntime runtime) {
 		this.store = store;
+		this.runtime = runtime;
 		this.releaser = releaser;
 		this.leaseNanos = leaseNanos;
 		this.notReplicated = notReplicated;
@@ -53,7 +57,7 @@ final class AcquireAttempts {
 			queueing.queued = true;
 			queueing.withdrawnByHandOver = false;
 		}
-		long sentAt = System.nanoTime();
+		long sentAt = this.runtime.nanoTime();
 		AcquireReply reply;
 		try {
 			reply = (queueing != null) ? this.store.acquire(entry.key, owner, LockReleaser.toMillis(lease), waitMillis)
@@ -79,7 +83,7 @@ final class AcquireAttempts {
 		String settled = unanswered.settle();
 		if (reply instanceof HeldByOther other) {
 			if (queueing != null) {
-				queueing.grants.refused(sentAt, System.nanoTime());
+				queueing.grants.refused(sentAt, this.runtime.nanoTime());
 			}
 			else if (settled != null) {
 				// Its earlier write, if still in flight on another connection, must not
@@ -99,7 +103,7 @@ final class AcquireAttempts {
 			throw notReplicated(entry.lockId, notReplicated);
 		}
 		long fencingToken = ((Acquired) reply).fencingToken();
-		if (System.nanoTime() - leaseStart >= lease) {
+		if (this.runtime.nanoTime() - leaseStart >= lease) {
 			if (queueing != null) {
 				// Its next attempt sends the same token: released before it.
 				this.releaser.releaseQuietly(entry.key, owner);

@@ -1,12 +1,9 @@
 package io.github.distlock.core;
 
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * Redis commands that run off the caller's thread, on two daemon threads of their own
@@ -20,16 +17,13 @@ final class DetachedCommands implements AutoCloseable {
 
 	private static final int THREADS = 2;
 
-	private final ThreadPoolExecutor executor;
+	private final EngineRuntime runtime;
 
-	DetachedCommands() {
-		this.executor = new ThreadPoolExecutor(THREADS, THREADS, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-				(runnable) -> {
-					Thread thread = new Thread(runnable, "distlock-detached");
-					thread.setDaemon(true);
-					return thread;
-				});
-		this.executor.allowCoreThreadTimeOut(true);
+	private final TaskPool executor;
+
+	DetachedCommands(EngineRuntime runtime) {
+		this.runtime = runtime;
+		this.executor = runtime.newTaskPool("distlock-detached", THREADS, true);
 	}
 
 	/** Runs {@code task} later; once closed, now, on the caller's thread. */
@@ -48,9 +42,9 @@ final class DetachedCommands implements AutoCloseable {
 	 * flag cleared meanwhile.
 	 */
 	<T> T call(Supplier<T> command) {
-		CompletableFuture<T> result;
+		Outcome<T> outcome = new Outcome<>(Thread.currentThread());
 		try {
-			result = CompletableFuture.supplyAsync(command, this.executor);
+			this.executor.execute(() -> outcome.run(command));
 		}
 		catch (RejectedExecutionException ex) {
 			boolean interrupted = Thread.interrupted();
@@ -63,23 +57,12 @@ final class DetachedCommands implements AutoCloseable {
 				}
 			}
 		}
-		try {
-			return result.join();
-		}
-		catch (CompletionException failed) {
-			if (failed.getCause() instanceof RuntimeException cause) {
-				throw cause;
-			}
-			if (failed.getCause() instanceof Error error) {
-				throw error;
-			}
-			throw failed;
-		}
+		return outcome.await();
 	}
 
 	/** Commands queued or running; 0 when idle. */
 	int pending() {
-		return this.executor.getQueue().size() + this.executor.getActiveCount();
+		return this.executor.pending();
 	}
 
 	/** Lets the queued commands finish; accepts no more. */
@@ -90,16 +73,65 @@ final class DetachedCommands implements AutoCloseable {
 
 	/**
 	 * Lets the queued commands finish, waiting for them until {@code deadlineNanos} (by
-	 * {@link System#nanoTime()}) at most; accepts no more.
+	 * the runtime's clock) at most; accepts no more.
 	 */
 	void close(long deadlineNanos) {
 		this.executor.shutdown();
-		try {
-			this.executor.awaitTermination(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+		this.executor.awaitTermination(Math.max(0, deadlineNanos - this.runtime.nanoTime()));
+	}
+
+	/**
+	 * The outcome of a command run for a caller that waits for it, parked through the
+	 * runtime, uninterruptibly (its interrupt kept).
+	 */
+	private final class Outcome<T> {
+
+		private final Thread caller;
+
+		private volatile boolean done;
+
+		private @Nullable T value;
+
+		private @Nullable Throwable failure;
+
+		Outcome(Thread caller) {
+			this.caller = caller;
 		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
+
+		void run(Supplier<T> command) {
+			try {
+				this.value = command.get();
+			}
+			catch (Throwable ex) {
+				this.failure = ex;
+			}
+			finally {
+				this.done = true;
+				DetachedCommands.this.runtime.unpark(this.caller);
+			}
 		}
+
+		T await() {
+			boolean interrupted = false;
+			while (!this.done) {
+				DetachedCommands.this.runtime.park(this, Long.MAX_VALUE / 4);
+				interrupted |= Thread.interrupted();
+			}
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+			if (this.failure instanceof RuntimeException ex) {
+				throw ex;
+			}
+			if (this.failure instanceof Error error) {
+				throw error;
+			}
+			if (this.failure != null) {
+				throw new IllegalStateException(this.failure);
+			}
+			return this.value;
+		}
+
 	}
 
 }

@@ -3,11 +3,10 @@ package io.github.distlock.core;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The shutdown of a {@link LockEngine}, and the acquisitions in flight that it waits for.
@@ -33,9 +32,10 @@ final class EngineShutdown {
 
 	private static final Log logger = LogFactory.getLog(EngineShutdown.class);
 
-	private final ReentrantLock lock = new ReentrantLock();
+	private final EngineRuntime runtime;
 
-	private final Condition ended = this.lock.newCondition();
+	/** The thread waiting for the acquisitions to end, if any. */
+	private volatile @Nullable Thread closing;
 
 	private final AtomicInteger acquisitions = new AtomicInteger();
 
@@ -48,6 +48,10 @@ final class EngineShutdown {
 	private final ThreadLocal<int[]> own = ThreadLocal.withInitial(() -> new int[2]);
 
 	private volatile boolean closed;
+
+	EngineShutdown(EngineRuntime runtime) {
+		this.runtime = runtime;
+	}
 
 	boolean isClosed() {
 		return this.closed;
@@ -94,14 +98,9 @@ final class EngineShutdown {
 	}
 
 	private void signalIfClosed() {
-		if (this.closed) {
-			this.lock.lock();
-			try {
-				this.ended.signalAll();
-			}
-			finally {
-				this.lock.unlock();
-			}
+		Thread closing = this.closing;
+		if (closing != null) {
+			this.runtime.unpark(closing);
 		}
 	}
 
@@ -110,38 +109,39 @@ final class EngineShutdown {
 	 * few milliseconds, in case one parked just before it saw the service closed) until
 	 * every acquisition in flight ended or the deadline passed.
 	 * @param wakeWaiters wakes every waiting thread of the service
-	 * @param deadlineNanos when to stop waiting, by {@link System#nanoTime()}
+	 * @param deadlineNanos when to stop waiting, by the runtime's clock
 	 * @return whether every acquisition ended in time
 	 */
 	boolean closeAndAwaitAcquisitions(Runnable wakeWaiters, long deadlineNanos) {
+		this.closing = Thread.currentThread();
 		this.closed = true;
 		int[] ownNow = this.own.get();
 		int own = ownNow[0];
-		while (true) {
-			wakeWaiters.run();
-			if (ownNow[1] > 0) {
-				return false;
-			}
-			this.lock.lock();
-			try {
+		boolean interrupted = false;
+		try {
+			while (true) {
+				wakeWaiters.run();
+				if (ownNow[1] > 0) {
+					return false;
+				}
 				if (this.acquisitions.get() <= own) {
 					return true;
 				}
-				long left = deadlineNanos - System.nanoTime();
+				long left = deadlineNanos - this.runtime.nanoTime();
 				if (left <= 0) {
 					logger.warn("The LockService shut down while " + (this.acquisitions.get() - own)
 							+ " acquisition(s) were still waiting for the lock store after " + WAIT.toSeconds()
 							+ "s; what they leave behind in the store ends with its lease or wait time");
 					return false;
 				}
-				this.ended.awaitNanos(Math.min(left, WAKE_UP_NANOS));
+				this.runtime.park(this, Math.min(left, WAKE_UP_NANOS));
+				interrupted |= Thread.interrupted();
 			}
-			catch (InterruptedException ex) {
+		}
+		finally {
+			this.closing = null;
+			if (interrupted) {
 				Thread.currentThread().interrupt();
-				return false;
-			}
-			finally {
-				this.lock.unlock();
 			}
 		}
 	}

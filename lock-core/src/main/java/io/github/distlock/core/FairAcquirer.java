@@ -1,7 +1,6 @@
 package io.github.distlock.core;
 
 import java.time.Duration;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -61,7 +60,7 @@ final class FairAcquirer {
 
 	private final ReleaseNotifications releases;
 
-	private final OwnerTokens tokens;
+	private final EngineRuntime runtime;
 
 	private final LockReleaser releaser;
 
@@ -71,12 +70,12 @@ final class FairAcquirer {
 
 	private final BooleanSupplier stopped;
 
-	FairAcquirer(LockStore store, ReleaseNotifications releases, OwnerTokens tokens, LockReleaser releaser,
+	FairAcquirer(LockStore store, ReleaseNotifications releases, EngineRuntime runtime, LockReleaser releaser,
 			long leaseNanos, BooleanSupplier stopped) {
 		this.store = store;
 		this.grants = store.grantLeaseMillis() > 0;
 		this.releases = releases;
-		this.tokens = tokens;
+		this.runtime = runtime;
 		this.releaser = releaser;
 		this.leaseNanos = leaseNanos;
 		this.stopped = stopped;
@@ -90,10 +89,10 @@ final class FairAcquirer {
 	 * meanwhile
 	 */
 	@Nullable HeldLock acquire(LockEntry entry, Duration waitTime, long fixedLeaseNanos) {
-		long deadline = System.nanoTime() + saturatedNanos(waitTime);
+		long deadline = this.runtime.nanoTime() + saturatedNanos(waitTime);
 		long lease = (fixedLeaseNanos > 0) ? fixedLeaseNanos : this.leaseNanos;
-		String owner = this.tokens.next();
-		Waiter waiter = new Waiter(Thread.currentThread(), fixedLeaseNanos);
+		String owner = this.runtime.newOwnerToken();
+		Waiter waiter = new Waiter(Thread.currentThread(), fixedLeaseNanos, this.runtime);
 		GrantWindow grants = new GrantWindow(this.grants ? lease : 0);
 		// Before the first attempt, so that no grant announcement is missed.
 		entry.queuedWaiters.add(owner, waiter);
@@ -108,14 +107,14 @@ final class FairAcquirer {
 					throw new LockNotAcquiredException(entry.lockId,
 							"The LockService shut down while waiting for lock '" + LogSafe.text(entry.lockId) + "'");
 				}
-				long remaining = deadline - System.nanoTime();
-				long sentAt = System.nanoTime();
+				long remaining = deadline - this.runtime.nanoTime();
+				long sentAt = this.runtime.nanoTime();
 				AcquireReply reply = attempt(entry, owner, lease, (remaining > 0) ? remaining : 0);
 				queued |= remaining > 0;
 				if (reply instanceof Acquired acquired) {
 					return holding(entry, owner, acquired.fencingToken(), lease, fixedLeaseNanos, sentAt);
 				}
-				grants.refused(sentAt, System.nanoTime());
+				grants.refused(sentAt, this.runtime.nanoTime());
 				// Granted while the refused attempt was in flight.
 				HeldLock granted = heldByGrant(entry, owner, waiter, grants, lease, fixedLeaseNanos);
 				if (granted != null) {
@@ -139,7 +138,7 @@ final class FairAcquirer {
 					}
 				}
 				long holderTtlMillis = ((HeldByOther) reply).remainingLeaseMillis();
-				waiter.park(Math.min(deadline - System.nanoTime(), recheckNanos(holderTtlMillis, subscribed)));
+				waiter.park(Math.min(deadline - this.runtime.nanoTime(), recheckNanos(holderTtlMillis, subscribed)));
 				if (Thread.interrupted()) {
 					// Also hands on a grant it got meanwhile.
 					this.releaser.releaseLater(entry.key, owner);
@@ -149,11 +148,11 @@ final class FairAcquirer {
 				if (granted != null) {
 					return granted;
 				}
-				if (deadline - System.nanoTime() <= 0) {
+				if (deadline - this.runtime.nanoTime() <= 0) {
 					// One last attempt, without queueing: a grant may have come.
 					continue;
 				}
-				subscribed = this.releases.ensureActive(entry.key, System.nanoTime());
+				subscribed = this.releases.ensureActive(entry.key, this.runtime.nanoTime());
 			}
 		}
 		finally {
@@ -186,7 +185,7 @@ final class FairAcquirer {
 
 	private @Nullable HeldLock holding(LockEntry entry, String owner, long fencingToken, long lease,
 			long fixedLeaseNanos, long sentAt) {
-		if (System.nanoTime() - sentAt >= lease) {
+		if (this.runtime.nanoTime() - sentAt >= lease) {
 			// The reply came after the lease would have run out: undone, and passed on.
 			this.releaser.releaseLater(entry.key, owner);
 			return null;
@@ -209,7 +208,7 @@ final class FairAcquirer {
 	private @Nullable HeldLock heldByGrant(LockEntry entry, String owner, Waiter waiter, GrantWindow grants, long lease,
 			long fixedLeaseNanos) {
 		long fencingToken = waiter.takeAnnouncedGrant();
-		long now = System.nanoTime();
+		long now = this.runtime.nanoTime();
 		if (fencingToken == 0 || !grants.holdsLongEnough(now)) {
 			return null;
 		}
@@ -224,13 +223,12 @@ final class FairAcquirer {
 		return held;
 	}
 
-	private static long recheckNanos(long holderTtlMillis, boolean subscribed) {
-		ThreadLocalRandom random = ThreadLocalRandom.current();
+	private long recheckNanos(long holderTtlMillis, boolean subscribed) {
 		long bound = subscribed ? SUBSCRIBED_RECHECK_NANOS : UNSUBSCRIBED_RECHECK_NANOS;
-		long delay = bound / 2 + random.nextLong(bound / 2 + 1);
+		long delay = bound / 2 + this.runtime.jitter(bound / 2);
 		// The holder's lease (or a grant's) ends then at the latest.
 		long untilExpiry = TimeUnit.MILLISECONDS.toNanos(holderTtlMillis);
-		return Math.min(delay, untilExpiry + random.nextLong(untilExpiry / 10 + 1) + 100_000);
+		return Math.min(delay, untilExpiry + this.runtime.jitter(untilExpiry / 10) + 100_000);
 	}
 
 	private static long saturatedNanos(Duration duration) {

@@ -2,12 +2,10 @@ package io.github.distlock.core;
 
 import java.util.Iterator;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-
-import org.jspecify.annotations.Nullable;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The first renewals of locks with long leases, for {@link LockRenewer}. Scheduling every
@@ -26,7 +24,7 @@ final class FirstRenewalSweep {
 
 	private final LockRenewer renewer;
 
-	private final ScheduledThreadPoolExecutor scheduler;
+	private final TaskPool scheduler;
 
 	/**
 	 * Locks whose first renewal is more than a sweep away; most are released before it is
@@ -37,9 +35,10 @@ final class FirstRenewalSweep {
 
 	private final AtomicBoolean sweeping = new AtomicBoolean();
 
-	private volatile @Nullable ScheduledFuture<?> sweep;
+	/** Sweeps scheduled or running: at most one waits at a time. */
+	private final AtomicInteger sweepsPending = new AtomicInteger();
 
-	FirstRenewalSweep(LockRenewer renewer, ScheduledThreadPoolExecutor scheduler) {
+	FirstRenewalSweep(LockRenewer renewer, TaskPool scheduler) {
 		this.renewer = renewer;
 		this.scheduler = scheduler;
 	}
@@ -55,9 +54,34 @@ final class FirstRenewalSweep {
 	/** {@code held}, just acquired, waits for a sweep to schedule its first renewal. */
 	void add(HeldLock held) {
 		this.awaitingFirstRenewal.offer(held);
-		if (!this.sweeping.get() && this.sweeping.compareAndSet(false, true) && !this.scheduler.isShutdown()) {
-			this.sweep = this.scheduler.scheduleWithFixedDelay(this::sweep, SWEEP_NANOS, SWEEP_NANOS,
-					TimeUnit.NANOSECONDS);
+		if (!this.sweeping.get() && this.sweeping.compareAndSet(false, true)) {
+			scheduleSweep();
+		}
+	}
+
+	/** The next sweep, a sweep period from now, as long as the pool runs. */
+	private void scheduleSweep() {
+		if (this.scheduler.isShutdown()) {
+			return;
+		}
+		this.sweepsPending.incrementAndGet();
+		try {
+			this.scheduler.schedule(this::sweepAndScheduleNext, SWEEP_NANOS);
+		}
+		catch (RejectedExecutionException ex) {
+			// Shut down meanwhile.
+			this.sweepsPending.decrementAndGet();
+		}
+	}
+
+	private void sweepAndScheduleNext() {
+		try {
+			sweep();
+		}
+		finally {
+			// The next one counted before this one ends.
+			scheduleSweep();
+			this.sweepsPending.decrementAndGet();
 		}
 	}
 
@@ -78,9 +102,9 @@ final class FirstRenewalSweep {
 		}
 	}
 
-	/** Whether {@code task}, from the scheduler's queue, is the sweep itself. */
-	boolean isSweep(Runnable task) {
-		return task == this.sweep;
+	/** Sweeps scheduled or running, counted by the pool as pending tasks. */
+	int sweepsPending() {
+		return this.sweepsPending.get();
 	}
 
 	/** The locks still held whose first renewal the sweep has yet to schedule. */

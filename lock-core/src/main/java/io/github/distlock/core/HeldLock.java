@@ -1,10 +1,7 @@
 package io.github.distlock.core;
 
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.ReentrantLock;
 
 import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
@@ -52,7 +49,7 @@ final class HeldLock {
 	private volatile long deadlineNanos;
 
 	/** Held across each command that sets the lease and the application of its reply. */
-	private final ReentrantLock leaseChange = new ReentrantLock();
+	private final ParkingLock leaseChange;
 
 	/**
 	 * Incremented when {@code extend} changes the lease; a renewal of an older one is
@@ -64,7 +61,7 @@ final class HeldLock {
 
 	private volatile @Nullable String lostReason;
 
-	private volatile @Nullable ScheduledFuture<?> renewal;
+	private volatile TaskPool.@Nullable Scheduled renewal;
 
 	/** Whether the last renewal attempt failed (and the lease is running out). */
 	volatile boolean renewalFailing;
@@ -96,6 +93,7 @@ final class HeldLock {
 		this.autoRenewed = autoRenewed;
 		this.acquiredAtNanos = acquiredAtNanos;
 		this.deadlineNanos = acquiredAtNanos + leaseNanos;
+		this.leaseChange = new ParkingLock(entry.runtime);
 	}
 
 	/**
@@ -140,7 +138,7 @@ final class HeldLock {
 	}
 
 	boolean isHeld() {
-		return this.state.get() == State.HELD && System.nanoTime() - this.deadlineNanos < 0;
+		return this.state.get() == State.HELD && this.entry.runtime.nanoTime() - this.deadlineNanos < 0;
 	}
 
 	State state() {
@@ -178,10 +176,10 @@ final class HeldLock {
 	 */
 	synchronized int leaseChanged(long leaseNanos) {
 		this.leaseNanos = leaseNanos;
-		ScheduledFuture<?> stale = this.renewal;
+		TaskPool.Scheduled stale = this.renewal;
 		this.renewal = null;
 		if (stale != null) {
-			stale.cancel(false);
+			stale.cancel();
 		}
 		return ++this.renewalGeneration;
 	}
@@ -198,22 +196,7 @@ final class HeldLock {
 	 * @return {@code false} if the deadline passed first
 	 */
 	boolean lockLease() {
-		boolean interrupted = false;
-		try {
-			while (true) {
-				try {
-					return this.leaseChange.tryLock(Math.max(remainingNanos(), 0), TimeUnit.NANOSECONDS);
-				}
-				catch (InterruptedException ex) {
-					interrupted = true;
-				}
-			}
-		}
-		finally {
-			if (interrupted) {
-				Thread.currentThread().interrupt();
-			}
-		}
+		return this.leaseChange.tryLock(Math.max(remainingNanos(), 0));
 	}
 
 	/** Takes the right to set the lease, however long the command in flight takes. */
@@ -226,7 +209,7 @@ final class HeldLock {
 	}
 
 	long remainingNanos() {
-		return this.deadlineNanos - System.nanoTime();
+		return this.deadlineNanos - this.entry.runtime.nanoTime();
 	}
 
 	/**
@@ -268,7 +251,7 @@ final class HeldLock {
 		if (this.state.get() == State.LOST && this.lostReason != null) {
 			return this.lostReason;
 		}
-		if (System.nanoTime() - this.deadlineNanos >= 0) {
+		if (this.entry.runtime.nanoTime() - this.deadlineNanos >= 0) {
 			return "lease expired before it was renewed or released";
 		}
 		return this.lostReason;
@@ -278,21 +261,21 @@ final class HeldLock {
 	 * The next renewal, scheduled for the lease of {@code generation}; cancelled if that
 	 * is stale.
 	 */
-	synchronized void renewal(ScheduledFuture<?> renewal, int generation) {
+	synchronized void renewal(TaskPool.Scheduled renewal, int generation) {
 		if (generation != this.renewalGeneration) {
-			renewal.cancel(false);
+			renewal.cancel();
 			return;
 		}
 		this.renewal = renewal;
 		if (this.state.get() != State.HELD) {
-			renewal.cancel(false);
+			renewal.cancel();
 		}
 	}
 
 	private void cancelRenewal() {
-		ScheduledFuture<?> scheduled = this.renewal;
+		TaskPool.Scheduled scheduled = this.renewal;
 		if (scheduled != null) {
-			scheduled.cancel(false);
+			scheduled.cancel();
 		}
 	}
 

@@ -39,7 +39,7 @@ final class LocalHandOver {
 
 	private final LockStore store;
 
-	private final OwnerTokens tokens;
+	private final EngineRuntime runtime;
 
 	private final LockLosses losses;
 
@@ -53,11 +53,11 @@ final class LocalHandOver {
 	 */
 	private final boolean grants;
 
-	LocalHandOver(LockReleaser releaser, LockStore store, OwnerTokens tokens, LockLosses losses, long leaseNanos,
+	LocalHandOver(LockReleaser releaser, LockStore store, EngineRuntime runtime, LockLosses losses, long leaseNanos,
 			Runnable notReplicated) {
 		this.releaser = releaser;
 		this.store = store;
-		this.tokens = tokens;
+		this.runtime = runtime;
 		this.losses = losses;
 		this.leaseNanos = leaseNanos;
 		this.notReplicated = notReplicated;
@@ -71,13 +71,13 @@ final class LocalHandOver {
 	void handOver(HeldLock held, Waiter next) {
 		LockEntry entry = held.entry;
 		long lease = (next.fixedLeaseNanos > 0) ? next.fixedLeaseNanos : this.leaseNanos;
-		String newOwner = this.tokens.next();
+		String newOwner = this.runtime.newOwnerToken();
 		boolean mayStayLocal = entry.handOversSinceRedis() < MAX_HAND_OVERS_WHILE_CONTENDED
 				&& !entry.turnForOthers.isOwed();
 		long announcementsBefore = this.grants ? -1 : entry.turnForOthers.announcements();
 		QueuedAcquisition queued = next.queued;
 		String queuedAs = (queued != null) ? queued.owner : null;
-		long sentAt = System.nanoTime();
+		long sentAt = this.runtime.nanoTime();
 		HandOverReply reply;
 		try {
 			reply = this.releaser.despiteInterrupts(() -> this.store.handOver(entry.key, held.ownerToken, newOwner,
@@ -101,7 +101,7 @@ final class LocalHandOver {
 			// Its queue entry went with the hand-over, also when the lease ran out.
 			queued.withdrawnByHandOver = true;
 		}
-		if (reply instanceof Acquired acquired && System.nanoTime() - sentAt < lease) {
+		if (reply instanceof Acquired acquired && this.runtime.nanoTime() - sentAt < lease) {
 			HeldLock successor = new HeldLock(entry, newOwner, acquired.fencingToken(), next.thread, lease,
 					next.fixedLeaseNanos == 0, sentAt);
 			entry.handedOver(successor);

@@ -44,7 +44,7 @@ final class LockAcquirer {
 
 	private final ReleaseNotifications releases;
 
-	private final OwnerTokens tokens;
+	private final EngineRuntime runtime;
 
 	private final LockReleaser releaser;
 
@@ -54,15 +54,15 @@ final class LockAcquirer {
 
 	private final QueuedGrants grants;
 
-	LockAcquirer(LockStore store, ReleaseNotifications releases, OwnerTokens tokens, LockReleaser releaser,
+	LockAcquirer(LockStore store, ReleaseNotifications releases, EngineRuntime runtime, LockReleaser releaser,
 			long leaseNanos, BooleanSupplier stopped, Runnable notReplicated) {
 		this.store = store;
 		this.releases = releases;
-		this.tokens = tokens;
+		this.runtime = runtime;
 		this.releaser = releaser;
 		this.stopped = stopped;
-		this.attempts = new AcquireAttempts(store, releaser, leaseNanos, notReplicated);
-		this.grants = new QueuedGrants(store, tokens, releaser, leaseNanos);
+		this.attempts = new AcquireAttempts(store, releaser, leaseNanos, notReplicated, runtime);
+		this.grants = new QueuedGrants(store, runtime, releaser, leaseNanos);
 	}
 
 	/**
@@ -75,8 +75,8 @@ final class LockAcquirer {
 	 * passed while the store did not answer
 	 */
 	@Nullable HeldLock acquire(LockEntry entry, Duration waitTime, long fixedLeaseNanos) {
-		long deadline = System.nanoTime() + saturatedNanos(waitTime);
-		UnansweredAcquire unanswered = new UnansweredAcquire(this.tokens);
+		long deadline = this.runtime.nanoTime() + saturatedNanos(waitTime);
+		UnansweredAcquire unanswered = new UnansweredAcquire(this.runtime);
 		QueuedAcquisition queueing = this.grants.start(fixedLeaseNanos);
 		HeldLock held = null;
 		try {
@@ -106,11 +106,11 @@ final class LockAcquirer {
 			}
 			holderTtlMillis = attempt.holderTtlMillis();
 		}
-		if (System.nanoTime() - deadline >= 0) {
+		if (this.runtime.nanoTime() - deadline >= 0) {
 			unanswered.throwIfPending(entry.lockId, waitTime);
 			return null;
 		}
-		Waiter waiter = new Waiter(Thread.currentThread(), fixedLeaseNanos, queueing);
+		Waiter waiter = new Waiter(Thread.currentThread(), fixedLeaseNanos, queueing, this.runtime);
 		if (queueing != null) {
 			// Before its first attempt that queues, so that no grant announcement is
 			// missed.
@@ -155,7 +155,7 @@ final class LockAcquirer {
 							giveOthersAHeadStart(entry);
 						}
 						attempt = this.attempts.attempt(entry, fixedLeaseNanos, unanswered, queueing,
-								deadline - System.nanoTime());
+								deadline - this.runtime.nanoTime());
 					}
 					catch (Throwable ex) {
 						// Straight from ATTEMPTING to CANCELLED: no releaser can
@@ -173,7 +173,7 @@ final class LockAcquirer {
 					waiter.transition(Waiter.State.ATTEMPTING, Waiter.State.WAITING);
 					holderTtlMillis = attempt.holderTtlMillis();
 				}
-				long now = System.nanoTime();
+				long now = this.runtime.nanoTime();
 				if (interrupted || this.stopped.getAsBoolean() || now - deadline >= 0) {
 					if (entry.waiters.cancel(waiter)) {
 						if (interrupted) {
@@ -195,7 +195,7 @@ final class LockAcquirer {
 				// The back-off again: the attempt just made may have gone unanswered.
 				backOff = unanswered.backOffNanos();
 				long pause = (backOff > 0) ? backOff
-						: (holdBack > 0) ? holdBack : Rechecks.delayNanos(holderTtlMillis, subscribed);
+						: (holdBack > 0) ? holdBack : Rechecks.delayNanos(holderTtlMillis, subscribed, this.runtime);
 				waiter.park(Math.min(deadline - now, pause));
 				holderTtlMillis = -1;
 				if (Thread.interrupted()) {
@@ -203,7 +203,7 @@ final class LockAcquirer {
 				}
 				// At every wake-up: a store subscribing per lock learns that this lock
 				// is still waited for, and re-subscribes one that moved.
-				subscribed = this.releases.ensureActive(entry.key, System.nanoTime());
+				subscribed = this.releases.ensureActive(entry.key, this.runtime.nanoTime());
 			}
 		}
 		catch (Throwable ex) {

@@ -53,17 +53,19 @@ public class LockEngine
 
 	private final LockStore store;
 
-	private final LockEntries entries = new LockEntries();
+	private final EngineRuntime runtime;
+
+	private final LockEntries entries;
 
 	private final AtomicLong replicationFailures = new AtomicLong();
 
-	private final LockLostPublisher lockLostEvents = new LockLostPublisher();
+	private final LockLostPublisher lockLostEvents;
 
-	private final LockLosses losses = new LockLosses(this, this.lockLostEvents);
+	private final LockLosses losses;
 
-	private final RenewalOutcomes renewalOutcomes = new RenewalOutcomes(this.losses);
+	private final RenewalOutcomes renewalOutcomes;
 
-	private final DetachedCommands detached = new DetachedCommands();
+	private final DetachedCommands detached;
 
 	private final LockRenewer renewer;
 
@@ -79,27 +81,40 @@ public class LockEngine
 
 	private volatile LockObserver observer = LockObserver.none();
 
-	private final EngineShutdown shutdown = new EngineShutdown();
+	private final EngineShutdown shutdown;
+
+	/** An engine on {@link EngineRuntime#system()}, the JVM's clock and threads. */
+	public LockEngine(LockStore store, Duration leaseTime) {
+		this(store, leaseTime, EngineRuntime.system());
+	}
 
 	/**
 	 * @param store where the locks live
 	 * @param leaseTime lease of auto-renewed locks, renewed about every third of it; at
 	 * least 3 ms
+	 * @param runtime the clock, threads and randomness the engine runs on (a simulation
+	 * brings its own; applications {@link EngineRuntime#system()})
 	 */
-	public LockEngine(LockStore store, Duration leaseTime) {
+	public LockEngine(LockStore store, Duration leaseTime, EngineRuntime runtime) {
 		if (leaseTime == null || leaseTime.compareTo(Duration.ofMillis(3)) < 0) {
 			throw new IllegalArgumentException("leaseTime must be at least 3ms, but was " + leaseTime);
 		}
 		long leaseNanos = leaseTime.toNanos();
-		OwnerTokens tokens = new OwnerTokens();
 		this.store = store;
-		this.renewer = new LockRenewer(store, this.renewalOutcomes);
+		this.runtime = runtime;
+		this.entries = new LockEntries(runtime);
+		this.lockLostEvents = new LockLostPublisher(runtime);
+		this.losses = new LockLosses(this, this.lockLostEvents);
+		this.renewalOutcomes = new RenewalOutcomes(this.losses);
+		this.detached = new DetachedCommands(runtime);
+		this.shutdown = new EngineShutdown(runtime);
+		this.renewer = new LockRenewer(store, this.renewalOutcomes, runtime);
 		this.releases = store.subscribe(this.entries);
-		this.releaser = new LockReleaser(store, tokens, this.renewer, this.losses, this.detached, leaseNanos,
+		this.releaser = new LockReleaser(store, runtime, this.renewer, this.losses, this.detached, leaseNanos,
 				this.shutdown::isClosed, this.replicationFailures::incrementAndGet);
-		this.acquirer = new LockAcquirer(store, this.releases, tokens, this.releaser, leaseNanos,
+		this.acquirer = new LockAcquirer(store, this.releases, runtime, this.releaser, leaseNanos,
 				this.shutdown::isClosed, this.replicationFailures::incrementAndGet);
-		this.fairAcquirer = new FairAcquirer(store, this.releases, tokens, this.releaser, leaseNanos,
+		this.fairAcquirer = new FairAcquirer(store, this.releases, runtime, this.releaser, leaseNanos,
 				this.shutdown::isClosed);
 	}
 
@@ -146,14 +161,8 @@ public class LockEngine
 		LockEntry entry = this.entries.enter(this.store.key(lockId), lockId);
 		HeldLock acquired = null;
 		try {
-			// Not only the holder: a lost hold this thread has yet to close must not be
-			// acquired anew.
-			HeldLock current = entry.unreleasedHoldOf(Thread.currentThread());
+			HeldLock current = entry.reenter(Thread.currentThread());
 			if (current != null) {
-				if (!current.isHeld()) {
-					throw LockLosses.lostBeforeReentry(current);
-				}
-				current.reenter();
 				return Optional.of(new LockEngineHandle(this, current));
 			}
 			long fixedLeaseNanos = (leaseTime != null) ? leaseTime.toNanos() : 0;
@@ -257,8 +266,7 @@ public class LockEngine
 	}
 
 	/**
-	 * Lock ids this instance tracks, held or waited for; 0 when idle. For diagnostics and
-	 * tests that check the bookkeeping is back to empty.
+	 * Lock ids this instance tracks, held or waited for; 0 when idle (for diagnostics).
 	 * @return the number of tracked lock ids
 	 */
 	public int trackedLockCount() {
@@ -266,8 +274,7 @@ public class LockEngine
 	}
 
 	/**
-	 * Renewal tasks, lease guards and clean-ups scheduled and not yet run; 0 when no lock
-	 * is held. For diagnostics and tests.
+	 * Renewal tasks, lease guards and clean-ups not yet run; 0 when no lock is held.
 	 * @return the number of pending tasks
 	 */
 	public int pendingRenewalTasks() {
@@ -275,32 +282,22 @@ public class LockEngine
 	}
 
 	/**
-	 * Renews every auto-renewed lock this instance holds now, on the calling thread,
-	 * rather than when the watchdog's schedule says. A renewal that finds a lock gone
-	 * marks it lost as the watchdog does: a {@link io.github.distlock.LockLostEvent} is
-	 * published and its holder gets {@link io.github.distlock.LockLostException} when it
-	 * closes it. Fixed leases are not renewed.
-	 * <p>
-	 * For tests whose store runs on a clock they control (the testing kit's
-	 * {@code TestLocks}): they move that clock instead of waiting, and let the watchdog
-	 * run at the moment they choose. An application has no use for it.
+	 * Renews every auto-renewed lock this instance holds now, on the calling thread, as
+	 * the watchdog would (a lock found gone is lost: event, then
+	 * {@link io.github.distlock.LockLostException} at close). For tests whose store runs
+	 * on a clock they control (the testing kit's {@code TestLocks}); fixed leases are not
+	 * renewed.
 	 */
 	public void renewNow() {
 		this.entries.holders().forEach(this.renewer::renewNow);
 	}
 
-	/**
-	 * Nothing to do: the service runs from its creation, also when it is created lazily,
-	 * after the context started.
-	 */
+	/** Nothing to do: the service runs from its creation (also when created lazily). */
 	@Override
 	public void start() {
 	}
 
-	/**
-	 * Shuts the service down like {@link #destroy()}, while the store can still be
-	 * reached. A stopped service is not restarted: it refuses new acquisitions.
-	 */
+	/** {@link #destroy()}, while the store can be reached; never restarted. */
 	@Override
 	public void stop() {
 		destroy();
@@ -336,7 +333,7 @@ public class LockEngine
 	 */
 	@Override
 	public void destroy() {
-		long deadline = System.nanoTime() + EngineShutdown.WAIT.toNanos();
+		long deadline = this.runtime.nanoTime() + EngineShutdown.WAIT.toNanos();
 		this.shutdown.closeAndAwaitAcquisitions(() -> this.entries.releaseHoldersAndWakeWaiters(this.releaser),
 				deadline);
 		this.releases.close();

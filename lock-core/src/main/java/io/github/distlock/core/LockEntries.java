@@ -21,6 +21,12 @@ final class LockEntries implements ReleaseListener {
 
 	private final LongAdder announcementFallbacks = new LongAdder();
 
+	private final EngineRuntime runtime;
+
+	LockEntries(EngineRuntime runtime) {
+		this.runtime = runtime;
+	}
+
 	/**
 	 * The calling thread starts using the lock: its entry, created if needed.
 	 * @param key the store key
@@ -29,7 +35,8 @@ final class LockEntries implements ReleaseListener {
 	 */
 	LockEntry enter(String key, String lockId) {
 		return this.entries.compute(key, (k, existing) -> {
-			LockEntry entry = (existing != null) ? existing : new LockEntry(k, lockId, this.announcementFallbacks);
+			LockEntry entry = (existing != null) ? existing
+					: new LockEntry(k, lockId, this.announcementFallbacks, this.runtime);
 			entry.enter();
 			return entry;
 		});
@@ -112,7 +119,7 @@ final class LockEntries implements ReleaseListener {
 	/** A snapshot of the locks held now, one per lock id. */
 	List<HeldLockInfo> heldLocks() {
 		List<HeldLockInfo> held = new ArrayList<>();
-		long now = System.nanoTime();
+		long now = this.runtime.nanoTime();
 		Instant wallNow = Instant.now();
 		for (LockEntry entry : this.entries.values()) {
 			HeldLock holder = entry.holder();

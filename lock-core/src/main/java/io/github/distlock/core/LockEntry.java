@@ -21,6 +21,9 @@ final class LockEntry {
 
 	final String lockId;
 
+	/** The engine's runtime, for the holds and waits of this lock. */
+	final EngineRuntime runtime;
+
 	private final ReentrantLock guard = new ReentrantLock();
 
 	private volatile @Nullable HeldLock holder;
@@ -56,7 +59,7 @@ final class LockEntry {
 	private int users;
 
 	LockEntry(String key, String lockId) {
-		this(key, lockId, new LongAdder());
+		this(key, lockId, new LongAdder(), EngineRuntime.system());
 	}
 
 	/**
@@ -64,11 +67,13 @@ final class LockEntry {
 	 * @param lockId the lock id
 	 * @param announcementFallbacks counts the hold-backs of {@link TurnForOthers} that
 	 * ended by the fallback
+	 * @param runtime the engine's runtime
 	 */
-	LockEntry(String key, String lockId, LongAdder announcementFallbacks) {
+	LockEntry(String key, String lockId, LongAdder announcementFallbacks, EngineRuntime runtime) {
 		this.key = key;
 		this.lockId = lockId;
-		this.turnForOthers = new TurnForOthers(announcementFallbacks);
+		this.runtime = runtime;
+		this.turnForOthers = new TurnForOthers(announcementFallbacks, runtime);
 	}
 
 	/**
@@ -195,6 +200,23 @@ final class LockEntry {
 		this.turnForOthers.announced();
 		this.queuedWaiters.signalAll();
 		this.waiters.signalHead();
+	}
+
+	/**
+	 * Re-enters the hold of {@code thread}, if it has one: not only the holder, a lost
+	 * hold this thread has yet to close must not be acquired anew.
+	 * @return the hold, one level deeper, or {@code null} if the thread holds none
+	 * @throws io.github.distlock.LockLostException if its hold was lost
+	 */
+	@Nullable HeldLock reenter(Thread thread) {
+		HeldLock current = unreleasedHoldOf(thread);
+		if (current != null) {
+			if (!current.isHeld()) {
+				throw LockLosses.lostBeforeReentry(current);
+			}
+			current.reenter();
+		}
+		return current;
 	}
 
 	/**

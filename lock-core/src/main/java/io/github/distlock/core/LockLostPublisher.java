@@ -1,9 +1,6 @@
 package io.github.distlock.core;
 
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 
 import io.github.distlock.LockLostEvent;
 import io.github.distlock.support.LogSafe;
@@ -23,17 +20,12 @@ final class LockLostPublisher implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(LockLostPublisher.class);
 
-	private final ThreadPoolExecutor executor;
+	private final TaskPool executor;
 
 	private volatile @Nullable ApplicationEventPublisher publisher;
 
-	LockLostPublisher() {
-		this.executor = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), (runnable) -> {
-			Thread thread = new Thread(runnable, "distlock-lock-lost-events");
-			thread.setDaemon(true);
-			return thread;
-		});
-		this.executor.allowCoreThreadTimeOut(true);
+	LockLostPublisher(EngineRuntime runtime) {
+		this.executor = runtime.newTaskPool("distlock-lock-lost-events", 1, true);
 	}
 
 	void setPublisher(ApplicationEventPublisher publisher) {

@@ -44,14 +44,17 @@ final class LockReleaser {
 
 	private final LocalHandOver localHandOver;
 
-	LockReleaser(LockStore store, OwnerTokens tokens, LockRenewer renewer, LockLosses losses, DetachedCommands detached,
-			long leaseNanos, BooleanSupplier stopped, Runnable notReplicated) {
+	private final EngineRuntime runtime;
+
+	LockReleaser(LockStore store, EngineRuntime runtime, LockRenewer renewer, LockLosses losses,
+			DetachedCommands detached, long leaseNanos, BooleanSupplier stopped, Runnable notReplicated) {
 		this.store = store;
 		this.renewer = renewer;
 		this.losses = losses;
 		this.detached = detached;
 		this.stopped = stopped;
-		this.localHandOver = new LocalHandOver(this, store, tokens, losses, leaseNanos, notReplicated);
+		this.localHandOver = new LocalHandOver(this, store, runtime, losses, leaseNanos, notReplicated);
+		this.runtime = runtime;
 	}
 
 	/**
@@ -161,7 +164,7 @@ final class LockReleaser {
 			throw lossReported ? LockLosses.lostBeforeRelease(held, lostReason)
 					: this.losses.lostAtRelease(held, lostReason);
 		}
-		long keepNanos = minHoldTime.toNanos() - (System.nanoTime() - held.acquiredAtNanos);
+		long keepNanos = minHoldTime.toNanos() - (this.runtime.nanoTime() - held.acquiredAtNanos);
 		if (keepNanos > 0) {
 			keepForMinimumHold(held, keepMillis(keepNanos));
 			return;

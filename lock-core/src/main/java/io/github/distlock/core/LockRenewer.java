@@ -1,8 +1,6 @@
 package io.github.distlock.core;
 
 import java.time.Duration;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import io.github.distlock.store.ExtendReply;
@@ -53,26 +51,21 @@ final class LockRenewer implements AutoCloseable {
 
 	private final Outcomes outcomes;
 
-	private final ScheduledThreadPoolExecutor scheduler = daemonScheduler("distlock-renewal", RENEWAL_THREADS);
+	private final EngineRuntime runtime;
 
-	private final ScheduledThreadPoolExecutor deadlineGuard = daemonScheduler("distlock-lease-guard", 1);
+	private final TaskPool scheduler;
 
-	private final FirstRenewalSweep firstRenewals = new FirstRenewalSweep(this, this.scheduler);
+	private final TaskPool deadlineGuard;
 
-	LockRenewer(LockStore store, Outcomes outcomes) {
+	private final FirstRenewalSweep firstRenewals;
+
+	LockRenewer(LockStore store, Outcomes outcomes, EngineRuntime runtime) {
 		this.store = store;
 		this.outcomes = outcomes;
-	}
-
-	private static ScheduledThreadPoolExecutor daemonScheduler(String name, int threads) {
-		ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(threads, (runnable) -> {
-			Thread thread = new Thread(runnable, name);
-			thread.setDaemon(true);
-			return thread;
-		});
-		// Cancelled tasks must not pile up in the queue until their time comes.
-		executor.setRemoveOnCancelPolicy(true);
-		return executor;
+		this.scheduler = runtime.newTaskPool("distlock-renewal", RENEWAL_THREADS, false);
+		this.deadlineGuard = runtime.newTaskPool("distlock-lease-guard", 1, false);
+		this.firstRenewals = new FirstRenewalSweep(this, this.scheduler);
+		this.runtime = runtime;
 	}
 
 	/** Starts renewing an auto-renewed lock just acquired, granted or handed over. */
@@ -104,7 +97,7 @@ final class LockRenewer implements AutoCloseable {
 			if (!held.isHeld()) {
 				return false;
 			}
-			long sentAt = System.nanoTime();
+			long sentAt = this.runtime.nanoTime();
 			ExtendReply reply;
 			try {
 				reply = this.store.extend(held.entry.key, held.ownerToken, leaseMillis);
@@ -176,8 +169,7 @@ final class LockRenewer implements AutoCloseable {
 	 */
 	void schedule(HeldLock held, long delayNanos, int generation) {
 		if (held.state() == HeldLock.State.HELD && !this.scheduler.isShutdown()) {
-			held.renewal(this.scheduler.schedule(() -> renew(held, generation), delayNanos, TimeUnit.NANOSECONDS),
-					generation);
+			held.renewal(this.scheduler.schedule(() -> renew(held, generation), delayNanos), generation);
 		}
 	}
 
@@ -193,11 +185,11 @@ final class LockRenewer implements AutoCloseable {
 			this.outcomes.lost(held, "the lease ran out before it was renewed");
 			return;
 		}
-		ScheduledFuture<?> guard = this.deadlineGuard.schedule(() -> {
+		TaskPool.Scheduled guard = this.deadlineGuard.schedule(() -> {
 			if (held.remainingNanos() <= 0) {
 				this.outcomes.lost(held, "renewal did not complete before the lease ran out");
 			}
-		}, Math.max(held.remainingNanos(), 0), TimeUnit.NANOSECONDS);
+		}, Math.max(held.remainingNanos(), 0));
 		long next;
 		try {
 			if (!held.lockLease()) {
@@ -212,7 +204,7 @@ final class LockRenewer implements AutoCloseable {
 			}
 		}
 		finally {
-			guard.cancel(false);
+			guard.cancel();
 		}
 		// Scheduled once the lease lock is free: the next renewal never waits for this
 		// one. If an
@@ -234,7 +226,7 @@ final class LockRenewer implements AutoCloseable {
 			return -1;
 		}
 		long lease = held.leaseNanos();
-		long sentAt = System.nanoTime();
+		long sentAt = this.runtime.nanoTime();
 		ExtendReply reply;
 		try {
 			reply = this.store.extend(held.entry.key, held.ownerToken, TimeUnit.NANOSECONDS.toMillis(lease));
@@ -280,8 +272,8 @@ final class LockRenewer implements AutoCloseable {
 	 * does.
 	 */
 	int pendingTasks() {
-		long scheduled = this.scheduler.getQueue().stream().filter((task) -> !this.firstRenewals.isSweep(task)).count();
-		return (int) (scheduled + this.firstRenewals.awaiting() + this.deadlineGuard.getQueue().size());
+		return (int) (this.scheduler.pending() - this.firstRenewals.sweepsPending() + this.firstRenewals.awaiting()
+				+ this.deadlineGuard.pending());
 	}
 
 	static long interval(HeldLock held) {

@@ -37,7 +37,7 @@ final class QueuedGrants {
 
 	private static final Log logger = LogFactory.getLog(QueuedGrants.class);
 
-	private final OwnerTokens tokens;
+	private final EngineRuntime runtime;
 
 	private final LockReleaser releaser;
 
@@ -46,8 +46,8 @@ final class QueuedGrants {
 	/** The store's grant lease; 0 when it does not grant, and nobody is queued. */
 	private final boolean grants;
 
-	QueuedGrants(LockStore store, OwnerTokens tokens, LockReleaser releaser, long leaseNanos) {
-		this.tokens = tokens;
+	QueuedGrants(LockStore store, EngineRuntime runtime, LockReleaser releaser, long leaseNanos) {
+		this.runtime = runtime;
 		this.releaser = releaser;
 		this.leaseNanos = leaseNanos;
 		this.grants = store.grantLeaseMillis() > 0;
@@ -61,7 +61,7 @@ final class QueuedGrants {
 	 */
 	@Nullable QueuedAcquisition start(long fixedLeaseNanos) {
 		long lease = (fixedLeaseNanos > 0) ? fixedLeaseNanos : this.leaseNanos;
-		return this.grants ? new QueuedAcquisition(this.tokens.next(), lease) : null;
+		return this.grants ? new QueuedAcquisition(this.runtime.newOwnerToken(), lease) : null;
 	}
 
 	/**
@@ -76,7 +76,7 @@ final class QueuedGrants {
 			return null;
 		}
 		long lease = (waiter.fixedLeaseNanos > 0) ? waiter.fixedLeaseNanos : this.leaseNanos;
-		long now = System.nanoTime();
+		long now = this.runtime.nanoTime();
 		if (!queueing.grants.holdsLongEnough(now) || !waiter.transition(Waiter.State.WAITING, Waiter.State.ACQUIRED)) {
 			return null;
 		}

@@ -1,6 +1,5 @@
 package io.github.distlock.core;
 
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -24,17 +23,17 @@ final class Rechecks {
 	 * @param holderTtlMillis how long the holder's lease still ran at the last attempt,
 	 * or -1 if not known
 	 * @param subscribed whether releases of the lock are announced to this instance
+	 * @param runtime the jitter's source
 	 * @return the delay in nanoseconds
 	 */
-	static long delayNanos(long holderTtlMillis, boolean subscribed) {
-		ThreadLocalRandom random = ThreadLocalRandom.current();
+	static long delayNanos(long holderTtlMillis, boolean subscribed, EngineRuntime runtime) {
 		long bound = subscribed ? SUBSCRIBED_RECHECK_NANOS : UNSUBSCRIBED_RECHECK_NANOS;
-		long delay = bound / 2 + random.nextLong(bound / 2 + 1);
+		long delay = bound / 2 + runtime.jitter(bound / 2);
 		if (holderTtlMillis >= 0) {
 			// The holder's lease ends then at the latest, and a holder that died
 			// announces nothing.
 			long untilExpiry = TimeUnit.MILLISECONDS.toNanos(holderTtlMillis);
-			delay = Math.min(delay, untilExpiry + random.nextLong(untilExpiry / 10 + 1) + 100_000);
+			delay = Math.min(delay, untilExpiry + runtime.jitter(untilExpiry / 10) + 100_000);
 		}
 		return delay;
 	}

@@ -52,6 +52,8 @@ final class TurnForOthers {
 	 */
 	private final LongAdder fallbacks;
 
+	private final EngineRuntime runtime;
+
 	/** Release announcements of this lock heard by this instance. */
 	private long announcements;
 
@@ -74,11 +76,17 @@ final class TurnForOthers {
 		this(new LongAdder());
 	}
 
+	TurnForOthers(LongAdder fallbacks) {
+		this(fallbacks, EngineRuntime.system());
+	}
+
 	/**
 	 * @param fallbacks counts the hold-backs that ended by the fallback
+	 * @param runtime the engine's clock
 	 */
-	TurnForOthers(LongAdder fallbacks) {
+	TurnForOthers(LongAdder fallbacks, EngineRuntime runtime) {
 		this.fallbacks = fallbacks;
+		this.runtime = runtime;
 	}
 
 	/** A release of this lock was announced to this instance. */
@@ -116,7 +124,7 @@ final class TurnForOthers {
 		this.guard.lock();
 		try {
 			this.freedAfter = announcementsBefore;
-			this.holdBackEndsNanos = System.nanoTime() + ANNOUNCEMENT_FALLBACK_NANOS;
+			this.holdBackEndsNanos = this.runtime.nanoTime() + ANNOUNCEMENT_FALLBACK_NANOS;
 			this.owed = true;
 		}
 		finally {
@@ -151,7 +159,7 @@ final class TurnForOthers {
 			if (this.freedAfter < 0 || this.announcements > this.freedAfter) {
 				return 0;
 			}
-			return Math.max(0, this.holdBackEndsNanos - System.nanoTime());
+			return Math.max(0, this.holdBackEndsNanos - this.runtime.nanoTime());
 		}
 		finally {
 			this.guard.unlock();

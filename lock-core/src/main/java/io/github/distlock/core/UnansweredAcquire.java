@@ -1,7 +1,6 @@
 package io.github.distlock.core;
 
 import java.time.Duration;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import io.github.distlock.LockNotAcquiredException;
@@ -24,7 +23,7 @@ final class UnansweredAcquire {
 
 	private static final long MAX_BACK_OFF_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-	private final OwnerTokens tokens;
+	private final EngineRuntime runtime;
 
 	private @Nullable String owner;
 
@@ -36,13 +35,13 @@ final class UnansweredAcquire {
 
 	private long nextAttemptAt;
 
-	UnansweredAcquire(OwnerTokens tokens) {
-		this.tokens = tokens;
+	UnansweredAcquire(EngineRuntime runtime) {
+		this.runtime = runtime;
 	}
 
 	/** The token of the next attempt: the unanswered one, or a fresh one. */
 	String nextOwner() {
-		return (this.owner != null) ? this.owner : this.tokens.next();
+		return (this.owner != null) ? this.owner : this.runtime.newOwnerToken();
 	}
 
 	/**
@@ -67,7 +66,7 @@ final class UnansweredAcquire {
 		this.lastFailure = failure;
 		this.failures++;
 		long bound = Math.min(MAX_BACK_OFF_NANOS, FIRST_BACK_OFF_NANOS << Math.min(this.failures - 1, 20));
-		this.nextAttemptAt = System.nanoTime() + bound / 2 + ThreadLocalRandom.current().nextLong(bound / 2 + 1);
+		this.nextAttemptAt = this.runtime.nanoTime() + bound / 2 + this.runtime.jitter(bound / 2);
 	}
 
 	/**
@@ -90,7 +89,7 @@ final class UnansweredAcquire {
 	 * unanswered.
 	 */
 	long backOffNanos() {
-		return isPending() ? Math.max(0, this.nextAttemptAt - System.nanoTime()) : 0;
+		return isPending() ? Math.max(0, this.nextAttemptAt - this.runtime.nanoTime()) : 0;
 	}
 
 	/**

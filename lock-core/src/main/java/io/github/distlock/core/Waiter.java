@@ -2,7 +2,6 @@ package io.github.distlock.core;
 
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 
 import org.jspecify.annotations.Nullable;
 
@@ -35,6 +34,8 @@ final class Waiter {
 
 	final Thread thread;
 
+	private final EngineRuntime runtime;
+
 	/** Fixed lease asked for, or 0 for an auto-renewed lease. */
 	final long fixedLeaseNanos;
 
@@ -57,11 +58,16 @@ final class Waiter {
 	private final AtomicLong announcedGrant = new AtomicLong();
 
 	Waiter(Thread thread, long fixedLeaseNanos) {
-		this(thread, fixedLeaseNanos, null);
+		this(thread, fixedLeaseNanos, EngineRuntime.system());
 	}
 
-	Waiter(Thread thread, long fixedLeaseNanos, @Nullable QueuedAcquisition queued) {
+	Waiter(Thread thread, long fixedLeaseNanos, EngineRuntime runtime) {
+		this(thread, fixedLeaseNanos, null, runtime);
+	}
+
+	Waiter(Thread thread, long fixedLeaseNanos, @Nullable QueuedAcquisition queued, EngineRuntime runtime) {
 		this.thread = thread;
+		this.runtime = runtime;
 		this.fixedLeaseNanos = fixedLeaseNanos;
 		this.queued = queued;
 	}
@@ -76,14 +82,14 @@ final class Waiter {
 
 	void signal() {
 		this.signalled = true;
-		LockSupport.unpark(this.thread);
+		this.runtime.unpark(this.thread);
 	}
 
 	/** Called by the releasing holder after a successful hand-over. */
 	void grant(HeldLock held) {
 		this.granted = held;
 		this.state.set(State.GRANTED);
-		LockSupport.unpark(this.thread);
+		this.runtime.unpark(this.thread);
 	}
 
 	@Nullable HeldLock granted() {
@@ -114,7 +120,7 @@ final class Waiter {
 	 */
 	void park(long nanos) {
 		if (!this.signalled && this.state.get() != State.GRANTED) {
-			LockSupport.parkNanos(this, nanos);
+			this.runtime.park(this, nanos);
 		}
 		this.signalled = false;
 	}

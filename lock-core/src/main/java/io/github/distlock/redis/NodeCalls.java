@@ -1,18 +1,15 @@
 package io.github.distlock.redis;
 
+import io.github.distlock.redis.QuorumLockStore.Member;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
+import io.github.distlock.core.EngineRuntime;
+import io.github.distlock.core.TaskPool;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessResourceFailureException;
@@ -24,23 +21,21 @@ import org.springframework.dao.DataAccessResourceFailureException;
  * <p>
  * Each node's command runs on a thread of a pool of daemon threads that end when idle
  * (the node's client is blocking); a command still running when the caller stops waiting
- * ends with the node's own command timeout.
+ * ends with the node's own command timeout. The threads, the clock and the caller's wait
+ * are the engine's {@link EngineRuntime}'s.
  */
 final class NodeCalls implements AutoCloseable {
 
-	private final List<QuorumNode> nodes;
+	private final List<Member> nodes;
 
-	private final ThreadPoolExecutor executor;
+	private final TaskPool executor;
 
-	NodeCalls(List<QuorumNode> nodes) {
+	private final EngineRuntime runtime;
+
+	NodeCalls(List<Member> nodes, EngineRuntime runtime) {
 		this.nodes = List.copyOf(nodes);
-		AtomicInteger count = new AtomicInteger();
-		this.executor = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS,
-				new java.util.concurrent.SynchronousQueue<>(), (runnable) -> {
-					Thread thread = new Thread(runnable, "distlock-quorum-" + count.incrementAndGet());
-					thread.setDaemon(true);
-					return thread;
-				});
+		this.runtime = runtime;
+		this.executor = runtime.newTaskPool("distlock-quorum", TaskPool.UNBOUNDED, false);
 	}
 
 	int size() {
@@ -52,7 +47,7 @@ final class NodeCalls implements AutoCloseable {
 		return this.nodes.size() / 2 + 1;
 	}
 
-	List<QuorumNode> nodes() {
+	List<Member> nodes() {
 		return this.nodes;
 	}
 
@@ -65,11 +60,11 @@ final class NodeCalls implements AutoCloseable {
 	 * @return the replies that arrived in time; the calling thread's interrupt ends the
 	 * wait early, its flag kept
 	 */
-	<R> Replies<R> call(Function<QuorumNode, R> command, long waitNanos, Predicate<Replies<R>> decided) {
-		Replies<R> replies = new Replies<>(this.nodes, this.executor);
+	<R> Replies<R> call(Function<Member, R> command, long waitNanos, Predicate<Replies<R>> decided) {
+		Replies<R> replies = new Replies<>(this.nodes, this.executor, this.runtime);
 		for (int i = 0; i < this.nodes.size(); i++) {
 			int index = i;
-			QuorumNode node = this.nodes.get(i);
+			Member node = this.nodes.get(i);
 			try {
 				this.executor.execute(() -> {
 					try {
@@ -89,7 +84,7 @@ final class NodeCalls implements AutoCloseable {
 				replies.answer(index, null, new IllegalStateException("The quorum lock store is closed", ex));
 			}
 		}
-		replies.await(System.nanoTime() + waitNanos, decided);
+		replies.await(this.runtime.nanoTime() + waitNanos, decided);
 		return replies;
 	}
 
@@ -98,12 +93,7 @@ final class NodeCalls implements AutoCloseable {
 	 */
 	void close(long waitNanos) {
 		this.executor.shutdown();
-		try {
-			this.executor.awaitTermination(waitNanos, TimeUnit.NANOSECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
+		this.executor.awaitTermination(waitNanos);
 	}
 
 	@Override
@@ -111,8 +101,12 @@ final class NodeCalls implements AutoCloseable {
 		close(0);
 	}
 
-	ExecutorService executor() {
+	TaskPool executor() {
 		return this.executor;
+	}
+
+	EngineRuntime runtime() {
+		return this.runtime;
 	}
 
 	/**
@@ -122,9 +116,11 @@ final class NodeCalls implements AutoCloseable {
 	 */
 	static final class Replies<R> {
 
-		private final List<QuorumNode> nodes;
+		private final List<Member> nodes;
 
-		private final ExecutorService executor;
+		private final TaskPool executor;
+
+		private final EngineRuntime runtime;
 
 		private final Object[] replies;
 
@@ -132,35 +128,40 @@ final class NodeCalls implements AutoCloseable {
 
 		private final ReentrantLock lock = new ReentrantLock();
 
-		private final Condition changed = this.lock.newCondition();
+		/** The thread waiting for the replies, unparked by each one. */
+		private volatile @Nullable Thread waiting;
 
 		private final boolean[] done;
 
 		private int answered;
 
-		private java.util.function.@Nullable Consumer<QuorumNode> followUp;
+		private java.util.function.@Nullable Consumer<Member> followUp;
 
-		private Replies(List<QuorumNode> nodes, ExecutorService executor) {
+		private Replies(List<Member> nodes, TaskPool executor, EngineRuntime runtime) {
 			this.nodes = nodes;
 			this.executor = executor;
+			this.runtime = runtime;
 			this.done = new boolean[nodes.size()];
 			this.replies = new Object[nodes.size()];
 			this.failures = new RuntimeException[nodes.size()];
 		}
 
 		private void answer(int index, @Nullable R reply, @Nullable RuntimeException failure) {
-			java.util.function.Consumer<QuorumNode> then;
+			java.util.function.Consumer<Member> then;
 			this.lock.lock();
 			try {
 				this.replies[index] = reply;
 				this.failures[index] = failure;
 				this.done[index] = true;
 				this.answered++;
-				this.changed.signalAll();
 				then = this.followUp;
 			}
 			finally {
 				this.lock.unlock();
+			}
+			Thread waiting = this.waiting;
+			if (waiting != null) {
+				this.runtime.unpark(waiting);
 			}
 			if (then != null) {
 				runQuietly(then, this.nodes.get(index));
@@ -173,8 +174,8 @@ final class NodeCalls implements AutoCloseable {
 		 * overtakes the command, also when the caller stopped waiting for it. Not waited
 		 * for.
 		 */
-		void afterEach(java.util.function.Consumer<QuorumNode> command) {
-			List<QuorumNode> ready = new ArrayList<>();
+		void afterEach(java.util.function.Consumer<Member> command) {
+			List<Member> ready = new ArrayList<>();
 			this.lock.lock();
 			try {
 				this.followUp = command;
@@ -187,7 +188,7 @@ final class NodeCalls implements AutoCloseable {
 			finally {
 				this.lock.unlock();
 			}
-			for (QuorumNode node : ready) {
+			for (Member node : ready) {
 				try {
 					this.executor.execute(() -> runQuietly(command, node));
 				}
@@ -197,7 +198,7 @@ final class NodeCalls implements AutoCloseable {
 			}
 		}
 
-		private static void runQuietly(java.util.function.Consumer<QuorumNode> command, QuorumNode node) {
+		private static void runQuietly(java.util.function.Consumer<Member> command, Member node) {
 			try {
 				command.accept(node);
 			}
@@ -207,24 +208,29 @@ final class NodeCalls implements AutoCloseable {
 		}
 
 		private void await(long deadlineNanos, Predicate<Replies<R>> decided) {
-			this.lock.lock();
+			this.waiting = Thread.currentThread();
 			try {
-				while (this.answered < this.replies.length && !decided.test(this)) {
-					long left = deadlineNanos - System.nanoTime();
-					if (left <= 0) {
-						return;
-					}
+				while (true) {
+					this.lock.lock();
 					try {
-						this.changed.awaitNanos(left);
+						if (this.answered >= this.replies.length || decided.test(this)) {
+							return;
+						}
 					}
-					catch (InterruptedException ex) {
-						Thread.currentThread().interrupt();
+					finally {
+						this.lock.unlock();
+					}
+					long left = deadlineNanos - this.runtime.nanoTime();
+					if (left <= 0 || Thread.currentThread().isInterrupted()) {
 						return;
 					}
+					// Each answer unparks this thread (also one that came before it
+					// parked).
+					this.runtime.park(this, left);
 				}
 			}
 			finally {
-				this.lock.unlock();
+				this.waiting = null;
 			}
 		}
 

@@ -1,12 +1,10 @@
 package io.github.distlock.redis;
 
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import io.github.distlock.redis.NodeCalls.Replies;
+import io.github.distlock.redis.QuorumFenceRecords.Recorded;
 import org.jspecify.annotations.Nullable;
-
-import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * Makes the fencing token of a quorum acquisition greater than every token handed out
@@ -40,54 +38,13 @@ import org.springframework.data.redis.core.script.RedisScript;
  */
 final class QuorumFence {
 
-	/**
-	 * KEYS: quorum fence record, the single-store fence key, node-since. ARGV: proposed
-	 * token, retention ms, retention µs. Raises the record and the node's own fence to
-	 * the proposal (the next acquisition on this node then continues above it). Returns
-	 * {record before, 1 if trusted else 0}.
-	 */
-	static final RedisScript<List> RECORD = RedisScript.of("""
-			local now = redis.call('time')
-			local micros = tonumber(now[1]) * 1000000 + tonumber(now[2])
-			local since = tonumber(redis.call('get', KEYS[3]))
-			if not since then
-			  since = micros
-			  redis.call('set', KEYS[3], string.format('%.0f', since))
-			end
-			local trusted = 0
-			if micros - since >= tonumber(ARGV[3]) then trusted = 1 end
-			local proposal = tonumber(ARGV[1])
-			local old = tonumber(redis.call('get', KEYS[1])) or 0
-			if proposal > old then
-			  redis.call('set', KEYS[1], ARGV[1], 'px', ARGV[2])
-			else
-			  redis.call('pexpire', KEYS[1], ARGV[2])
-			end
-			local fence = tonumber(redis.call('get', KEYS[2]))
-			if not fence or fence < proposal then redis.call('set', KEYS[2], ARGV[1], 'px', ARGV[2]) end
-			return {string.format('%.0f', old), trusted}
-			""", List.class);
-
 	/** Rounds before giving up when other acquirers keep raising the records. */
 	private static final int MAX_ROUNDS = 3;
 
 	private final NodeCalls nodes;
 
-	private final String nodeSinceKey;
-
-	private final String retentionMillis;
-
-	private final String retentionMicros;
-
-	QuorumFence(NodeCalls nodes, String keyPrefix, long retentionMillis) {
+	QuorumFence(NodeCalls nodes) {
 		this.nodes = nodes;
-		this.nodeSinceKey = keyPrefix + "quorum-node-since";
-		this.retentionMillis = Long.toString(retentionMillis);
-		this.retentionMicros = Long.toString(TimeUnit.MILLISECONDS.toMicros(retentionMillis));
-	}
-
-	static String recordKey(String lockKey) {
-		return lockKey + ":quorum-fence";
 	}
 
 	/**
@@ -103,7 +60,7 @@ final class QuorumFence {
 		long token = proposal;
 		for (int round = 0; round < MAX_ROUNDS; round++) {
 			long proposed = token;
-			Replies<Recorded> replies = this.nodes.call((node) -> record(node, key, proposed), waitNanos,
+			Replies<Recorded> replies = this.nodes.call((node) -> node.fence().record(key, proposed), waitNanos,
 					(sofar) -> accepted(sofar.answers(), proposed) >= majority || higher(sofar.answers(), proposed));
 			List<Recorded> answers = replies.answers();
 			long highest = answers.stream().mapToLong(Recorded::before).max().orElse(0);
@@ -139,25 +96,6 @@ final class QuorumFence {
 
 	private static boolean higher(List<Recorded> answers, long proposal) {
 		return answers.stream().anyMatch((answer) -> answer.before() >= proposal);
-	}
-
-	private Recorded record(QuorumNode node, String key, long proposal) {
-		List<?> reply = node.redis()
-			.execute(RECORD, List.of(recordKey(key), LockKeys.fenceKey(key), this.nodeSinceKey),
-					Long.toString(proposal), this.retentionMillis, this.retentionMicros);
-		if (reply == null || reply.size() != 2) {
-			throw new IllegalStateException("Redis returned no reply to the fencing record script");
-		}
-		return new Recorded(Long.parseLong(String.valueOf(reply.get(0))), ((Number) reply.get(1)).longValue() == 1);
-	}
-
-	/**
-	 * A node's answer.
-	 *
-	 * @param before its record before (0 if none)
-	 * @param trusted whether it kept its data for the fencing retention
-	 */
-	record Recorded(long before, boolean trusted) {
 	}
 
 }

@@ -2,6 +2,7 @@ package io.github.distlock.redis;
 
 import java.util.concurrent.TimeUnit;
 
+import io.github.distlock.core.EngineRuntime;
 import io.github.distlock.redis.NodeCalls.Replies;
 import io.github.distlock.store.Acquired;
 import io.github.distlock.store.Unknown;
@@ -16,8 +17,11 @@ final class QuorumGrant {
 
 	private final QuorumFence fence;
 
-	QuorumGrant(QuorumFence fence) {
+	private final EngineRuntime runtime;
+
+	QuorumGrant(QuorumFence fence, EngineRuntime runtime) {
 		this.fence = fence;
+		this.runtime = runtime;
 	}
 
 	/**
@@ -30,7 +34,7 @@ final class QuorumGrant {
 	 * that retry's write; the caller releases the token when it gives it up.
 	 * @param replies the grants, of a majority of nodes
 	 * @param owner the owner the nodes granted it to
-	 * @param sentAt {@link System#nanoTime()} before the command was sent
+	 * @param sentAt the runtime's {@code nanoTime()} before the command was sent
 	 * @param waitNanos how long to wait for the nodes
 	 */
 	<R> R complete(Replies<? extends R> replies, String key, String owner, long sentAt, long leaseMillis,
@@ -43,7 +47,7 @@ final class QuorumGrant {
 			.orElseThrow();
 		RuntimeException[] failure = new RuntimeException[1];
 		Long token = this.fence.record(key, proposal, waitNanos, failure);
-		if (token != null && System.nanoTime() - sentAt < TimeUnit.MILLISECONDS.toNanos(leaseMillis)) {
+		if (token != null && this.runtime.nanoTime() - sentAt < TimeUnit.MILLISECONDS.toNanos(leaseMillis)) {
 			@SuppressWarnings("unchecked")
 			R acquired = (R) new Acquired(token);
 			return acquired;

@@ -3,11 +3,10 @@ package io.github.distlock.redis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 
+import io.github.distlock.core.EngineRuntime;
 import io.github.distlock.redis.NodeCalls.Replies;
 import io.github.distlock.store.AcquireReply;
 import io.github.distlock.store.Acquired;
@@ -98,12 +97,12 @@ public final class QuorumLockStore implements LockStore, AutoCloseable {
 
 	private final QuorumGrant grant;
 
-	private final LockKeys keys;
+	private final EngineRuntime runtime;
 
 	private final long nodeTimeoutNanos;
 
 	/**
-	 * A node of the quorum.
+	 * A Redis node of the quorum.
 	 *
 	 * @param name how the node is named in messages (its URI without credentials)
 	 * @param redis the node's template
@@ -113,7 +112,20 @@ public final class QuorumLockStore implements LockStore, AutoCloseable {
 	}
 
 	/**
-	 * A store on {@code nodes}.
+	 * A node of the quorum of any kind: its single-node lock store (every member's
+	 * {@link LockStore#key} must give the same key for an id) and its part in the fencing
+	 * records.
+	 *
+	 * @param name how the node is named in messages
+	 * @param store the lock store on the node
+	 * @param fence the node's fencing records
+	 */
+	public record Member(String name, LockStore store, QuorumFenceRecords fence) {
+
+	}
+
+	/**
+	 * A store on the Redis {@code nodes}, on the JVM's runtime.
 	 * @param nodes three or more independent Redis masters
 	 * @param keyPrefix prefix of every key and channel, on every node
 	 * @param fencingRetention how long each node keeps a lock's last fencing token after
@@ -122,33 +134,38 @@ public final class QuorumLockStore implements LockStore, AutoCloseable {
 	 * @param nodeTimeout how long an operation waits for a node at most
 	 */
 	public QuorumLockStore(List<Node> nodes, String keyPrefix, Duration fencingRetention, Duration nodeTimeout) {
-		if (nodes == null || nodes.size() < 3) {
+		this(RedisQuorumMembers.of(nodes, keyPrefix, fencingRetention), nodeTimeout, EngineRuntime.system());
+	}
+
+	/**
+	 * A store on {@code members}.
+	 * @param members three or more independent nodes
+	 * @param nodeTimeout how long an operation waits for a node at most
+	 * @param runtime the clock and threads the store's waits run on (the engine's)
+	 */
+	public QuorumLockStore(List<Member> members, Duration nodeTimeout, EngineRuntime runtime) {
+		if (members == null || members.size() < 3) {
 			throw new IllegalArgumentException("A quorum needs at least 3 nodes, but got "
-					+ ((nodes != null) ? nodes.stream().map(Node::name).toList() : null));
+					+ ((members != null) ? members.stream().map(Member::name).toList() : null));
 		}
 		if (nodeTimeout == null || nodeTimeout.compareTo(Duration.ofMillis(1)) < 0) {
 			throw new IllegalArgumentException("nodeTimeout must be at least 1ms, but was " + nodeTimeout);
 		}
-		List<QuorumNode> members = new ArrayList<>();
-		for (Node node : nodes) {
-			members.add(new QuorumNode(node.name(), new RedisLockStore(node.redis(), keyPrefix, fencingRetention),
-					node.redis()));
-		}
-		this.nodes = new NodeCalls(members);
-		this.keys = new LockKeys(keyPrefix);
+		this.nodes = new NodeCalls(members, runtime);
+		this.runtime = runtime;
 		this.vote = new QuorumVote(this.nodes);
-		this.grant = new QuorumGrant(new QuorumFence(this.nodes, keyPrefix, fencingRetention.toMillis()));
+		this.grant = new QuorumGrant(new QuorumFence(this.nodes), runtime);
 		this.nodeTimeoutNanos = nodeTimeout.toNanos();
 	}
 
 	@Override
 	public String key(String lockId) {
-		return this.keys.lockKey(lockId);
+		return this.nodes.nodes().get(0).store().key(lockId);
 	}
 
 	@Override
 	public AcquireReply acquire(String key, String owner, long leaseMillis) {
-		long sentAt = System.nanoTime();
+		long sentAt = this.runtime.nanoTime();
 		int majority = this.nodes.majority();
 		int size = this.nodes.size();
 		Replies<AcquireReply> replies = this.nodes.call(
@@ -183,7 +200,7 @@ public final class QuorumLockStore implements LockStore, AutoCloseable {
 		if (granted > 0) {
 			// A split vote: racing acquirers each got some nodes. Fall out of step
 			// before anyone asks again (also a caller that retries at once).
-			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(splitDelayMillis()));
+			this.runtime.park(this, TimeUnit.MILLISECONDS.toNanos(splitDelayMillis()));
 			return new HeldByOther(splitDelayMillis());
 		}
 		if (mustExpire <= 0) {
@@ -199,7 +216,7 @@ public final class QuorumLockStore implements LockStore, AutoCloseable {
 
 	@Override
 	public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal) {
-		long sentAt = System.nanoTime();
+		long sentAt = this.runtime.nanoTime();
 		int majority = this.nodes.majority();
 		Predicate<Object> handedOverOrReleased = (reply) -> reply instanceof Acquired || reply instanceof Released;
 		// Decided when both questions are: whether a majority handed it over, and
@@ -289,7 +306,7 @@ public final class QuorumLockStore implements LockStore, AutoCloseable {
 			throw new IllegalArgumentException("listener must not be null");
 		}
 		List<ReleaseNotifications> subscriptions = new ArrayList<>();
-		for (QuorumNode node : this.nodes.nodes()) {
+		for (Member node : this.nodes.nodes()) {
 			subscriptions.add(node.store().subscribe(listener));
 		}
 		return new QuorumReleaseNotifications(this.nodes, subscriptions);
@@ -320,8 +337,8 @@ public final class QuorumLockStore implements LockStore, AutoCloseable {
 		return (ttl <= 2) ? 0 : ttl - 2 - (ttl - 2) / 101;
 	}
 
-	private static long splitDelayMillis() {
-		return ThreadLocalRandom.current().nextLong(1, MAX_SPLIT_DELAY_MILLIS + 1);
+	private long splitDelayMillis() {
+		return 1 + this.runtime.jitter(MAX_SPLIT_DELAY_MILLIS - 1);
 	}
 
 	private static int count(List<?> answers, Class<?> type) {

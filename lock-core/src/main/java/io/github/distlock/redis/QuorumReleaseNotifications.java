@@ -1,13 +1,10 @@
 package io.github.distlock.redis;
 
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 
+import io.github.distlock.core.EngineRuntime;
 import io.github.distlock.store.ReleaseNotifications;
 
 /**
@@ -33,10 +30,10 @@ final class QuorumReleaseNotifications implements ReleaseNotifications {
 	@Override
 	public boolean ensureActive(String key, long deadlineNanos) {
 		int majority = this.nodes.majority();
+		EngineRuntime runtime = this.nodes.runtime();
 		AtomicInteger active = new AtomicInteger();
 		AtomicInteger done = new AtomicInteger();
-		ReentrantLock lock = new ReentrantLock();
-		Condition changed = lock.newCondition();
+		Thread waiting = Thread.currentThread();
 		for (ReleaseNotifications subscription : this.subscriptions) {
 			Runnable ensure = () -> {
 				boolean ok = false;
@@ -44,46 +41,28 @@ final class QuorumReleaseNotifications implements ReleaseNotifications {
 					ok = subscription.ensureActive(key, deadlineNanos);
 				}
 				finally {
-					lock.lock();
-					try {
-						if (ok) {
-							active.incrementAndGet();
-						}
-						done.incrementAndGet();
-						changed.signalAll();
+					if (ok) {
+						active.incrementAndGet();
 					}
-					finally {
-						lock.unlock();
-					}
+					done.incrementAndGet();
+					runtime.unpark(waiting);
 				}
 			};
 			try {
-				CompletableFuture.runAsync(ensure, this.nodes.executor());
+				this.nodes.executor().execute(ensure);
 			}
 			catch (RejectedExecutionException ex) {
 				return false;
 			}
 		}
-		lock.lock();
-		try {
-			while (active.get() < majority && done.get() < this.subscriptions.size()) {
-				long left = deadlineNanos - System.nanoTime();
-				if (left <= 0) {
-					break;
-				}
-				try {
-					changed.awaitNanos(Math.min(left, TimeUnit.SECONDS.toNanos(1)));
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-					break;
-				}
+		while (active.get() < majority && done.get() < this.subscriptions.size()) {
+			long left = deadlineNanos - runtime.nanoTime();
+			if (left <= 0 || waiting.isInterrupted()) {
+				break;
 			}
-			return active.get() >= majority;
+			runtime.park(this, left);
 		}
-		finally {
-			lock.unlock();
-		}
+		return active.get() >= majority;
 	}
 
 	@Override

@@ -5,6 +5,7 @@ import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 import static io.github.distlock.store.InMemoryLockState.ended;
+import static io.github.distlock.store.InMemoryLockState.hasEnded;
 import static io.github.distlock.store.InMemoryLockState.hasReleased;
 import static io.github.distlock.store.InMemoryLockState.holder;
 import static io.github.distlock.store.InMemoryLockState.nextToken;
@@ -34,11 +35,54 @@ final class InMemoryGrants {
 	}
 
 	/**
+	 * The state of {@code key} after {@code owner} asked for it in the default mode (see
+	 * {@link LockStore#acquire(String, String, long, long)}): a free lock is taken at
+	 * once, one held by others refused, its owner queued when it waits; an owner whose
+	 * part in the lock ended is refused and changes nothing (a late copy).
+	 */
+	@Nullable InMemoryLockState acquire(String key, @Nullable InMemoryLockState state, String owner, long leaseMillis,
+			long waitMillis, Instant now, InMemoryReply<AcquireReply> reply) {
+		if (hasEnded(state, owner, now)) {
+			reply.value = new HeldByOther(remaining(state, now));
+			return state;
+		}
+		long nowMillis = now.toEpochMilli();
+		String holder = holder(state, now);
+		if (holder == null) {
+			boolean othersQueued = false;
+			if (waitMillis > 0) {
+				// Its entry of an earlier attempt, if any, is withdrawn; the lock is
+				// flagged
+				// while others are queued, so that its release grants it on.
+				this.queues.remove(key, owner);
+				othersQueued = this.queues.liveHead(key, nowMillis) != null;
+			}
+			long token = nextToken(state, now);
+			reply.value = new Acquired(token);
+			return new InMemoryLockState(owner, plus(now, leaseMillis), othersQueued, token, fenceEnd(now),
+					receiptOf(state));
+		}
+		if (holder.equals(owner)) {
+			// Granted to us, or a replay: ours, with the lease asked for, as in Redis.
+			return claimed(key, state, owner, leaseMillis, now, reply);
+		}
+		if (waitMillis > 0) {
+			this.queues.enqueue(key, owner, nowMillis, plus(now, waitMillis), leaseMillis);
+		}
+		reply.value = new HeldByOther(state.leaseEndMillis() - nowMillis);
+		return state.contendedNow();
+	}
+
+	/**
 	 * The state of {@code key} after {@code owner} asked for it fairly (see
 	 * {@link LockStore#acquireFair}).
 	 */
 	InMemoryLockState acquireFair(String key, @Nullable InMemoryLockState state, String owner, long leaseMillis,
 			long waitMillis, Instant now, InMemoryReply<AcquireReply> reply) {
+		if (hasEnded(state, owner, now)) {
+			reply.value = new HeldByOther(remaining(state, now));
+			return state;
+		}
 		long nowMillis = now.toEpochMilli();
 		String holder = holder(state, now);
 		if (owner.equals(holder)) {
@@ -147,6 +191,10 @@ final class InMemoryGrants {
 		reply.grantToken = token;
 		boolean more = this.queues.liveHead(key, now.toEpochMilli()) != null;
 		return new InMemoryLockState(head, plus(now, leaseMillis), more, token, fenceEnd(now), receipt);
+	}
+
+	private static long remaining(@Nullable InMemoryLockState state, Instant now) {
+		return (holder(state, now) != null) ? state.leaseEndMillis() - now.toEpochMilli() : 0;
 	}
 
 	private long fenceEnd(Instant now) {

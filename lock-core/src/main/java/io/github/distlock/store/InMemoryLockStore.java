@@ -3,16 +3,14 @@ package io.github.distlock.store;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.jspecify.annotations.Nullable;
 
 import static io.github.distlock.store.InMemoryLockState.ended;
-import static io.github.distlock.store.InMemoryLockState.hasEnded;
 import static io.github.distlock.store.InMemoryLockState.hasReleased;
 import static io.github.distlock.store.InMemoryLockState.holder;
-import static io.github.distlock.store.InMemoryLockState.nextToken;
-import static io.github.distlock.store.InMemoryLockState.receiptOf;
 import static io.github.distlock.store.InMemoryLockState.plus;
 import static io.github.distlock.store.InMemoryLockState.unlessForgettable;
 
@@ -150,39 +148,9 @@ public final class InMemoryLockStore implements LockStore {
 	public AcquireReply acquire(String key, String owner, long leaseMillis, long waitMillis) {
 		InMemoryArguments.check(key, owner, leaseMillis, waitMillis);
 		Instant now = now();
-		long nowMillis = now.toEpochMilli();
 		InMemoryReply<AcquireReply> reply = new InMemoryReply<>();
-		this.states.compute(key, (k, state) -> {
-			if (hasEnded(state, owner, now)) {
-				// A late copy of an ended acquisition: changes nothing.
-				reply.value = new HeldByOther(Math.max(0, remaining(state, now)));
-				return state;
-			}
-			String holder = holder(state, now);
-			if (holder == null) {
-				boolean othersQueued = false;
-				if (waitMillis > 0) {
-					// Its entry of an earlier attempt, if any, is withdrawn; the lock is
-					// flagged while others are queued, so that its release grants it on.
-					this.fairQueues.remove(key, owner);
-					othersQueued = this.fairQueues.liveHead(key, nowMillis) != null;
-				}
-				long token = nextToken(state, now);
-				reply.value = new Acquired(token);
-				return new InMemoryLockState(owner, plus(now, leaseMillis), othersQueued, token, fenceEnd(now),
-						receiptOf(state));
-			}
-			if (holder.equals(owner)) {
-				// Granted to us, or a replay: ours, with the lease asked for, as in
-				// Redis.
-				return this.grants.claimed(key, state, owner, leaseMillis, now, reply);
-			}
-			if (waitMillis > 0) {
-				this.fairQueues.enqueue(key, owner, nowMillis, plus(now, waitMillis), leaseMillis);
-			}
-			reply.value = new HeldByOther(state.leaseEndMillis() - nowMillis);
-			return state.contendedNow();
-		});
+		this.states.compute(key,
+				(k, state) -> this.grants.acquire(key, state, owner, leaseMillis, waitMillis, now, reply));
 		return reply.get();
 	}
 
@@ -191,13 +159,8 @@ public final class InMemoryLockStore implements LockStore {
 		InMemoryArguments.check(key, owner, leaseMillis, waitMillis);
 		Instant now = now();
 		InMemoryReply<AcquireReply> reply = new InMemoryReply<>();
-		this.states.compute(key, (k, state) -> {
-			if (hasEnded(state, owner, now)) {
-				reply.value = new HeldByOther(Math.max(0, remaining(state, now)));
-				return state;
-			}
-			return this.grants.acquireFair(key, state, owner, leaseMillis, waitMillis, now, reply);
-		});
+		this.states.compute(key,
+				(k, state) -> this.grants.acquireFair(key, state, owner, leaseMillis, waitMillis, now, reply));
 		return announced(key, reply);
 	}
 
@@ -284,6 +247,17 @@ public final class InMemoryLockStore implements LockStore {
 	}
 
 	/**
+	 * The owner token the lock of {@code key} is held for now, if any: what a test or a
+	 * simulation checks a lock service's view against (a lock service never needs it).
+	 * @param key the lock's key
+	 * @return the owner token of the holder, or empty when the lock is free
+	 */
+	public Optional<String> holderOf(String key) {
+		InMemoryArguments.checkKey(key);
+		return Optional.ofNullable(holder(this.states.get(key), now()));
+	}
+
+	/**
 	 * {@inheritDoc}
 	 * <p>
 	 * Memory is always there: never fails.
@@ -329,10 +303,6 @@ public final class InMemoryLockStore implements LockStore {
 			this.announcer.announce(key);
 		}
 		return reply.get();
-	}
-
-	private static long remaining(@Nullable InMemoryLockState state, Instant now) {
-		return (holder(state, now) != null) ? state.leaseEndMillis() - now.toEpochMilli() : 0;
 	}
 
 	private long fenceEnd(Instant now) {

@@ -26,6 +26,18 @@ public final class EngineProbe {
 	}
 
 	/**
+	 * Whether {@code thread} waits for a lock of the engine held across a store call (a
+	 * held lock's lease lock: a renewal or {@code extend} in flight).
+	 * @param thread the thread
+	 * @return whether it waits for such a lock
+	 */
+	public static boolean waitsForALeaseLock(Thread thread) {
+		Thread.State state = thread.getState();
+		return (state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING)
+				&& LockSupport.getBlocker(thread) instanceof ParkingLock;
+	}
+
+	/**
 	 * How many times a local head of {@code engine} stopped holding back for the turn of
 	 * other instances because the fallback had passed, not because the announcement it
 	 * waited for had arrived.

@@ -142,13 +142,7 @@ class ExtendDuringRenewalTests {
 	}
 
 	private static boolean waitsForALock(Thread thread) {
-		if (thread == null) {
-			return false;
-		}
-		Thread.State state = thread.getState();
-		Object blocker = java.util.concurrent.locks.LockSupport.getBlocker(thread);
-		return (state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING)
-				&& blocker instanceof java.util.concurrent.locks.AbstractQueuedSynchronizer;
+		return thread != null && io.github.distlock.core.EngineProbe.waitsForALeaseLock(thread);
 	}
 
 }

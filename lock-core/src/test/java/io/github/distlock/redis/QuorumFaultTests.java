@@ -64,7 +64,8 @@ class QuorumFaultTests {
 		LockEngine two = this.nodes.newService(Duration.ofSeconds(2));
 		for (String id : ids) {
 			String key = new LockKeys("distlock:").lockKey(id);
-			this.nodes.commandOnEvery("SET", QuorumFence.recordKey(key), Long.toString(ahead), "PX", "600000");
+			this.nodes.commandOnEvery("SET", RedisQuorumFenceRecords.recordKey(key), Long.toString(ahead), "PX",
+					"600000");
 		}
 		long[] counters = new long[ids.length];
 		Queue<Hold> holds = new ConcurrentLinkedQueue<>();

@@ -50,7 +50,7 @@ class QuorumLockStoreContractTests extends LockStoreContractTests {
 	protected void forgetKey(String key) {
 		expireNow(key);
 		expireNow(LockKeys.fenceKey(key));
-		expireNow(QuorumFence.recordKey(key));
+		expireNow(RedisQuorumFenceRecords.recordKey(key));
 	}
 
 	private static void expireNow(String key) {
