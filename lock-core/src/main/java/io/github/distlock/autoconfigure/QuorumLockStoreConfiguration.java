@@ -17,6 +17,7 @@ import io.github.distlock.observation.LockAcquireObservationConvention;
 import io.github.distlock.observation.LockHoldObservationConvention;
 import io.github.distlock.redis.MaxmemoryPolicyCheck;
 import io.github.distlock.redis.QuorumLockStore;
+import io.github.distlock.support.BoundedClose;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
@@ -114,21 +115,40 @@ class QuorumLockStoreConfiguration {
 
 		private final List<QuorumNodeUri> uris;
 
-		private final List<LettuceConnectionFactory> factories = new ArrayList<>();
+		private final List<LettuceConnectionFactory> factories;
 
 		final Duration timeout;
 
+		private final Duration closeTimeout;
+
 		QuorumConnections(List<QuorumNodeUri> uris, Duration timeout, Duration connectTimeout) {
+			this(uris, started(uris, timeout, connectTimeout), timeout, BoundedClose.DEFAULT_TIMEOUT);
+			connect(connectTimeout);
+		}
+
+		/**
+		 * @param factories the started connection factories of {@code uris}, in order
+		 * @param closeTimeout how long {@link #destroy()} waits for them to close
+		 */
+		QuorumConnections(List<QuorumNodeUri> uris, List<LettuceConnectionFactory> factories, Duration timeout,
+				Duration closeTimeout) {
 			this.uris = List.copyOf(uris);
+			this.factories = List.copyOf(factories);
 			this.timeout = timeout;
-			for (QuorumNodeUri uri : this.uris) {
+			this.closeTimeout = closeTimeout;
+		}
+
+		private static List<LettuceConnectionFactory> started(List<QuorumNodeUri> uris, Duration timeout,
+				Duration connectTimeout) {
+			List<LettuceConnectionFactory> factories = new ArrayList<>();
+			for (QuorumNodeUri uri : uris) {
 				LettuceConnectionFactory factory = new LettuceConnectionFactory(standalone(uri),
 						client(uri, timeout, connectTimeout));
 				factory.afterPropertiesSet();
 				factory.start();
-				this.factories.add(factory);
+				factories.add(factory);
 			}
-			connect(connectTimeout);
+			return factories;
 		}
 
 		/**
@@ -214,9 +234,20 @@ class QuorumLockStoreConfiguration {
 			return builder.build();
 		}
 
+		/**
+		 * Closes the nodes' connection factories together, waiting at most
+		 * {@link BoundedClose#DEFAULT_TIMEOUT} for them: a Lettuce client whose shutdown
+		 * hangs is left behind with a WARN naming its node.
+		 */
 		@Override
 		public void destroy() {
-			this.factories.forEach(LettuceConnectionFactory::destroy);
+			List<BoundedClose.Closing> closings = new ArrayList<>();
+			for (int i = 0; i < this.factories.size(); i++) {
+				closings
+					.add(new BoundedClose.Closing("the connection factory of quorum node " + this.uris.get(i).name(),
+							this.factories.get(i)::destroy));
+			}
+			BoundedClose.closeAll(closings, this.closeTimeout);
 		}
 
 	}

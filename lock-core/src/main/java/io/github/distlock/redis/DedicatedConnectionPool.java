@@ -1,10 +1,13 @@
 package io.github.distlock.redis;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
+import io.github.distlock.support.BoundedClose;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -15,7 +18,7 @@ import org.apache.commons.logging.LogFactory;
  * open as writes ran at once), and closed by a later give-back once it has been idle for
  * the idle timeout. One given back as not reusable (its command failed or timed out, so
  * it may still carry the unanswered command) is closed. {@link #close()} closes the idle
- * ones, and one in use is closed when it is given back.
+ * ones (waiting a bounded time), and one in use is closed when it is given back.
  */
 final class DedicatedConnectionPool implements AutoCloseable {
 
@@ -41,13 +44,24 @@ final class DedicatedConnectionPool implements AutoCloseable {
 
 	private volatile boolean closed;
 
+	private final Duration closeTimeout;
+
 	/**
 	 * @param opener opens a new connection, or throws as Spring Data Redis would
 	 * @param idleTimeout how long a connection may stay idle before it is closed
 	 */
 	DedicatedConnectionPool(Supplier<DedicatedConnection> opener, Duration idleTimeout) {
+		this(opener, idleTimeout, BoundedClose.DEFAULT_TIMEOUT);
+	}
+
+	/**
+	 * @param closeTimeout how long {@link #close()} waits for the idle connections to
+	 * close
+	 */
+	DedicatedConnectionPool(Supplier<DedicatedConnection> opener, Duration idleTimeout, Duration closeTimeout) {
 		this.opener = opener;
 		this.idleTimeoutNanos = idleTimeout.toNanos();
+		this.closeTimeout = closeTimeout;
 	}
 
 	/**
@@ -117,12 +131,20 @@ final class DedicatedConnectionPool implements AutoCloseable {
 		return this.open.get();
 	}
 
+	/**
+	 * Closes the idle connections together, waiting at most the close timeout (5 s unless
+	 * told otherwise): a Lettuce connection whose close hangs is left behind with a WARN.
+	 */
 	@Override
 	public void close() {
 		this.closed = true;
+		List<BoundedClose.Closing> closings = new ArrayList<>();
 		for (Idle idle = this.idle.pollFirst(); idle != null; idle = this.idle.pollFirst()) {
-			closeQuietly(idle.connection());
+			DedicatedConnection connection = idle.connection();
+			closings.add(new BoundedClose.Closing("an idle connection of replica-acknowledged lock writes",
+					() -> closeQuietly(connection)));
 		}
+		BoundedClose.closeAll(closings, this.closeTimeout);
 	}
 
 	/** An idle connection, and since when it is idle. */

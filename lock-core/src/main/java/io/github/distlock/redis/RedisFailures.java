@@ -1,6 +1,8 @@
 package io.github.distlock.redis;
 
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessResourceFailureException;
@@ -26,6 +28,22 @@ final class RedisFailures {
 	private static final Set<String> CANNOT_WRITE_FOR_NOW = Set.of("LOADING", "BUSY", "READONLY", "MASTERDOWN",
 			"TRYAGAIN", "CLUSTERDOWN", "OOM", "UNBLOCKED", "MOVED", "ASK");
 
+	/**
+	 * How Redis before 7 reports the error of a command that a script called, when Redis
+	 * refused the command itself (read-only replica, out of memory, too few replicas, a
+	 * failing disk): the code comes after the script's name, the line of the call twice
+	 * and a dash, e.g. (Redis 6.2) <code>ERR Error running script (call to
+	 * f_&lt;sha1&gt;): @user_script:35: @user_script: 35: -READONLY You can't write
+	 * against a read only replica.</code> Redis 7 puts the code first and the script last
+	 * ({@code READONLY You can't write against a read only replica. script:
+	 * <sha1>, on @user_script:35.}), as any other error reply. Everything up to the dash
+	 * is Redis's own text (a script's name is the SHA-1 of its source, its lines are
+	 * numbers), so nothing a caller passes can put a code there.
+	 */
+	private static final Pattern SCRIPT_ERROR_BEFORE_REDIS_7 = Pattern
+		.compile("ERR Error running script \\(call to f_[0-9a-f]{40}\\): @user_script:\\d+: "
+				+ "(?:@user_script: \\d+: )?-([A-Z]+)(?: |$)");
+
 	private RedisFailures() {
 	}
 
@@ -49,11 +67,23 @@ final class RedisFailures {
 		if (failure instanceof DataAccessResourceFailureException || failure instanceof TransientDataAccessException) {
 			return true;
 		}
-		// An error reply starts with its error code, e.g. "LOADING Redis is loading the
-		// dataset in memory".
 		String reply = String.valueOf(NestedExceptionUtils.getMostSpecificCause(failure).getMessage());
+		return CANNOT_WRITE_FOR_NOW.contains(errorCode(reply));
+	}
+
+	/**
+	 * The error code of an error reply: its first word, e.g. {@code LOADING} of "LOADING
+	 * Redis is loading the dataset in memory", or, for the error of a command that a
+	 * script called on Redis before 7, that command's code (see
+	 * {@link #SCRIPT_ERROR_BEFORE_REDIS_7}).
+	 */
+	static String errorCode(String reply) {
+		Matcher script = SCRIPT_ERROR_BEFORE_REDIS_7.matcher(reply);
+		if (script.lookingAt()) {
+			return script.group(1);
+		}
 		int end = reply.indexOf(' ');
-		return CANNOT_WRITE_FOR_NOW.contains((end > 0) ? reply.substring(0, end) : reply);
+		return (end > 0) ? reply.substring(0, end) : reply;
 	}
 
 	/**

@@ -1,11 +1,13 @@
 package io.github.distlock.redis;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
+import io.github.distlock.support.BoundedClose;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -47,13 +49,36 @@ final class ReleaseSubscription implements MessageListener, AutoCloseable {
 
 	private volatile boolean closed;
 
+	private final Duration closeTimeout;
+
 	ReleaseSubscription(RedisConnectionFactory connectionFactory, String channel, Consumer<String> onRelease) {
+		this(connectionFactory, channel, onRelease, BoundedClose.DEFAULT_TIMEOUT);
+	}
+
+	/**
+	 * @param closeTimeout how long {@link #close()} waits for the subscription's
+	 * connection to close
+	 */
+	ReleaseSubscription(RedisConnectionFactory connectionFactory, String channel, Consumer<String> onRelease,
+			Duration closeTimeout) {
 		this.connectionFactory = connectionFactory;
 		this.channel = channel.getBytes(StandardCharsets.UTF_8);
 		this.onRelease = onRelease;
-		this.supported = connectionFactory.getClass()
-			.getName()
-			.startsWith("org.springframework.data.redis.connection.lettuce.");
+		this.supported = isLettuce(connectionFactory.getClass());
+		this.closeTimeout = closeTimeout;
+	}
+
+	/**
+	 * Whether the factory is Lettuce's, or a subclass of it; by name, so that Lettuce's
+	 * classes are not loaded where the factory is another client's.
+	 */
+	private static boolean isLettuce(Class<?> factoryClass) {
+		for (Class<?> type = factoryClass; type != null; type = type.getSuperclass()) {
+			if (type.getName().startsWith("org.springframework.data.redis.connection.lettuce.")) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/**
@@ -126,12 +151,16 @@ final class ReleaseSubscription implements MessageListener, AutoCloseable {
 		this.onRelease.accept(new String(message.getBody(), StandardCharsets.UTF_8));
 	}
 
+	/**
+	 * Closes the subscription's connection, waiting at most the close timeout (5 s unless
+	 * told otherwise): one whose close hangs is left behind with a WARN.
+	 */
 	@Override
 	public void close() {
 		this.closed = true;
 		RedisConnection current = this.connection.getAndSet(null);
 		if (current != null) {
-			closeQuietly(current);
+			BoundedClose.close("the release subscription", () -> closeQuietly(current), this.closeTimeout);
 		}
 	}
 

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
+import io.github.distlock.support.BoundedClose;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
@@ -269,12 +270,14 @@ final class ShardedReleaseSubscription extends RedisClusterPubSubAdapter<String,
 		StatefulRedisClusterPubSubConnection<String, String> current = this.connection;
 		this.connection = null;
 		if (current != null) {
-			try {
-				current.close();
-			}
-			catch (RuntimeException ex) {
-				logger.debug("Closing the cluster release subscription failed", ex);
-			}
+			BoundedClose.close("the cluster release subscription", () -> {
+				try {
+					current.close();
+				}
+				catch (RuntimeException ex) {
+					logger.debug("Closing the cluster release subscription failed", ex);
+				}
+			}, BoundedClose.DEFAULT_TIMEOUT);
 		}
 		this.channels.clear();
 	}

@@ -1,5 +1,6 @@
 /**
- * Small helpers shared by the lock implementation and the interceptor.
+ * Small helpers shared by the lock implementation, the interceptor and the
+ * auto-configuration.
  */
 @NullMarked
 package io.github.distlock.support;

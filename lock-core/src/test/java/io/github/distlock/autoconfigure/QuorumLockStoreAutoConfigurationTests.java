@@ -1,6 +1,9 @@
 package io.github.distlock.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
 
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockService;
@@ -20,8 +23,11 @@ import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * {@code distributed-lock.store=quorum}: the nodes' URIs (credentials, database, both
@@ -152,6 +158,58 @@ class QuorumLockStoreAutoConfigurationTests {
 				.rootCause()
 				.hasMessageContaining("distributed-lock.quorum.nodes[1] 'redis://b:2/x'")
 				.hasMessageContaining("database number"));
+	}
+
+	/**
+	 * A node whose Lettuce client never finishes shutting down (redis/lettuce#2278: a CI
+	 * run hung for good in {@code maxmemoryPolicyIsCheckedOnEveryNode}'s context close)
+	 * delays closing by the bound only; the other nodes' factories are closed, and a WARN
+	 * names the node.
+	 */
+	@Test
+	void closingWaitsABoundedTimeForANodeWhoseClientNeverShutsDown(CapturedOutput output) {
+		CountDownLatch shutdownMayEnd = new CountDownLatch(1);
+		List<RedisServer> servers = List.of(first, second, secured);
+		List<QuorumNodeUri> uris = new ArrayList<>();
+		List<LettuceConnectionFactory> factories = new ArrayList<>();
+		for (int i = 0; i < servers.size(); i++) {
+			RedisServer server = servers.get(i);
+			uris.add(QuorumNodeUri.parse(i, "redis://" + server.host() + ":" + server.port()));
+			RedisStandaloneConfiguration node = new RedisStandaloneConfiguration(server.host(), server.port());
+			if (server == secured) {
+				node.setPassword("s3cret:+x");
+			}
+			LettuceConnectionFactory factory = (i == 1) ? new LettuceConnectionFactory(node) {
+
+				@Override
+				public void destroy() {
+					try {
+						shutdownMayEnd.await();
+					}
+					catch (InterruptedException ex) {
+						Thread.currentThread().interrupt();
+					}
+					super.destroy();
+				}
+
+			} : new LettuceConnectionFactory(node);
+			factory.afterPropertiesSet();
+			factory.start();
+			factory.getConnection().close();
+			factories.add(factory);
+		}
+		QuorumLockStoreConfiguration.QuorumConnections connections = new QuorumLockStoreConfiguration.QuorumConnections(
+				uris, factories, Duration.ofSeconds(1), Duration.ofMillis(300));
+		try {
+			assertTimeoutPreemptively(Duration.ofSeconds(10), connections::destroy);
+			assertThat(factories.get(0).isRunning()).isFalse();
+			assertThat(factories.get(2).isRunning()).isFalse();
+			assertThat(output).contains("Closing the connection factory of quorum node redis://" + second.host() + ":"
+					+ second.port() + " did not finish within 300 ms");
+		}
+		finally {
+			shutdownMayEnd.countDown();
+		}
 	}
 
 }

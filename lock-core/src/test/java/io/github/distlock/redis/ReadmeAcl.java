@@ -75,6 +75,23 @@ final class ReadmeAcl {
 		return objects;
 	}
 
+	/**
+	 * How {@code ACL LOG} on {@code node} names a denied {@code command} such as
+	 * {@code config|get}: so from Redis 7 on; Redis 6.2 names the command alone
+	 * ({@code config}).
+	 */
+	static String loggedAs(RedisServer node, String command) {
+		String version = node.command("INFO", "server")
+			.lines()
+			.filter((line) -> line.startsWith("redis_version:"))
+			.findFirst()
+			.orElseThrow()
+			.substring("redis_version:".length())
+			.trim();
+		boolean beforeRedis7 = Integer.parseInt(version.substring(0, version.indexOf('.'))) < 7;
+		return (beforeRedis7 && command.contains("|")) ? command.substring(0, command.indexOf('|')) : command;
+	}
+
 	/** The first README.md with the section, from the working directory up. */
 	private static String readme() {
 		try {

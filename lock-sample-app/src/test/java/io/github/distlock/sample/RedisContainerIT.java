@@ -9,6 +9,7 @@ import io.github.distlock.sample.shop.Inventory;
 import io.github.distlock.sample.shop.ProductController;
 import io.github.distlock.sample.shop.PurchaseOutcome;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
@@ -25,14 +26,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * connection details configure.
  * <p>
  * Needs a Docker engine. Where none answers (as on this project's machines and CI) the
- * class is skipped: Testcontainers reports it disabled because Docker is not available.
- * That is the one test of the sample that skips in CI; {@code @LocalRedisServer} gives
- * the same connection with a {@code redis-server} process instead.
+ * class is skipped with a message naming what to install ({@link RequiresDocker}). That
+ * is the one test of the sample that skips in CI; {@code @LocalRedisServer} gives the
+ * same connection with a {@code redis-server} process instead.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE,
 		properties = { "spring.datasource.url=jdbc:h2:mem:container;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000",
 				"sample.race-window=0ms" })
-@Testcontainers(disabledWithoutDocker = true)
+@ExtendWith(RequiresDocker.class)
+@Testcontainers
 class RedisContainerIT {
 
 	@Container
