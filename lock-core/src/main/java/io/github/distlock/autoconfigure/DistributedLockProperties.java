@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.github.distlock.interceptor.AnnotationLockOperationSource;
+import io.github.distlock.support.DurationText;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.Ordered;
@@ -104,7 +105,8 @@ public class DistributedLockProperties {
 	public void setWaitTime(Duration waitTime) {
 		if (waitTime.isNegative() || waitTime.compareTo(AnnotationLockOperationSource.MAX_WAIT_TIME) > 0) {
 			throw new IllegalArgumentException("distributed-lock.wait-time must be between 0 and "
-					+ AnnotationLockOperationSource.MAX_WAIT_TIME + ", but was " + waitTime);
+					+ DurationText.of(AnnotationLockOperationSource.MAX_WAIT_TIME) + ", but was "
+					+ DurationText.of(waitTime));
 		}
 		this.waitTime = waitTime;
 	}
@@ -116,7 +118,7 @@ public class DistributedLockProperties {
 	public void setLeaseTime(Duration leaseTime) {
 		if (leaseTime.compareTo(Duration.ofMillis(3)) < 0) {
 			throw new IllegalArgumentException(
-					"distributed-lock.lease-time must be at least 3ms, but was " + leaseTime);
+					"distributed-lock.lease-time must be at least 3ms, but was " + DurationText.of(leaseTime));
 		}
 		this.leaseTime = leaseTime;
 	}
@@ -127,8 +129,8 @@ public class DistributedLockProperties {
 
 	public void setFencingRetention(Duration fencingRetention) {
 		if (fencingRetention.compareTo(Duration.ofMillis(1)) < 0) {
-			throw new IllegalArgumentException(
-					"distributed-lock.fencing-retention must be at least 1ms, but was " + fencingRetention);
+			throw new IllegalArgumentException("distributed-lock.fencing-retention must be at least 1ms, but was "
+					+ DurationText.of(fencingRetention));
 		}
 		this.fencingRetention = fencingRetention;
 	}
@@ -219,8 +221,8 @@ public class DistributedLockProperties {
 
 		public void setTimeout(Duration timeout) {
 			if (timeout.isNegative()) {
-				throw new IllegalArgumentException(
-						"distributed-lock.replication.timeout must not be negative, but was " + timeout);
+				throw new IllegalArgumentException("distributed-lock.replication.timeout must not be negative, but was "
+						+ DurationText.of(timeout));
 			}
 			this.timeout = timeout;
 		}

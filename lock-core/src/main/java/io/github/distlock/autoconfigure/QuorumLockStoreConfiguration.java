@@ -17,6 +17,7 @@ import io.github.distlock.observation.LockAcquireObservationConvention;
 import io.github.distlock.observation.LockHoldObservationConvention;
 import io.github.distlock.redis.MaxmemoryPolicyCheck;
 import io.github.distlock.redis.QuorumLockStore;
+import io.github.distlock.support.DurationText;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
@@ -160,7 +161,7 @@ class QuorumLockStoreConfiguration {
 				Thread.currentThread().interrupt();
 			}
 			catch (ExecutionException | TimeoutException ex) {
-				logger.warn("Not every quorum node answered within " + connectTimeout + " at startup");
+				logger.warn("Not every quorum node answered within " + DurationText.of(connectTimeout) + " at startup");
 			}
 		}
 
