@@ -74,6 +74,8 @@ public class DistributedLockProperties {
 
 	private final Replication replication = new Replication();
 
+	private final Web web = new Web();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -233,6 +235,69 @@ public class DistributedLockProperties {
 
 		public void setRenewals(boolean renewals) {
 			this.renewals = renewals;
+		}
+
+	}
+
+	public Web getWeb() {
+		return this.web;
+	}
+
+	/**
+	 * The opt-in answer of Spring MVC and WebFlux applications to a request that failed
+	 * with {@link io.github.distlock.LockNotAcquiredException}.
+	 */
+	public static class Web {
+
+		/**
+		 * Whether to answer requests that fail with LockNotAcquiredException with an RFC
+		 * 9457 problem, the status below and a Retry-After header, in Spring MVC and
+		 * WebFlux applications. A controller's own exception handler still wins.
+		 */
+		private boolean enabled;
+
+		/**
+		 * HTTP status of that answer: 503 (Service Unavailable) or 429 (Too Many
+		 * Requests) suit it; any 4xx or 5xx status is accepted.
+		 */
+		private int status = 503;
+
+		/**
+		 * Value of the Retry-After header of that answer, in whole seconds rounded up. 0
+		 * leaves the header out.
+		 */
+		private Duration retryAfter = Duration.ofSeconds(1);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public int getStatus() {
+			return this.status;
+		}
+
+		public void setStatus(int status) {
+			if (status < 400 || status > 599) {
+				throw new IllegalArgumentException(
+						"distributed-lock.web.status must be a 4xx or 5xx status, but was " + status);
+			}
+			this.status = status;
+		}
+
+		public Duration getRetryAfter() {
+			return this.retryAfter;
+		}
+
+		public void setRetryAfter(Duration retryAfter) {
+			if (retryAfter.isNegative()) {
+				throw new IllegalArgumentException("distributed-lock.web.retry-after must not be negative, but was "
+						+ DurationText.of(retryAfter));
+			}
+			this.retryAfter = retryAfter;
 		}
 
 	}
