@@ -250,21 +250,24 @@ public class DistributedLockProperties {
 	public static class Web {
 
 		/**
-		 * Whether to answer requests that fail with LockNotAcquiredException with an RFC
-		 * 9457 problem, the status below and a Retry-After header, in Spring MVC and
-		 * WebFlux applications. A controller's own exception handler still wins.
+		 * Whether Spring MVC and WebFlux applications answer a request that failed with
+		 * LockNotAcquiredException with an RFC 9457 problem, the status
+		 * 'distributed-lock.web.status' and a Retry-After header. A controller's own
+		 * exception handler still wins.
 		 */
 		private boolean enabled;
 
 		/**
-		 * HTTP status of that answer: 503 (Service Unavailable) or 429 (Too Many
-		 * Requests) suit it; any 4xx or 5xx status is accepted.
+		 * HTTP status of the answer to a request that failed with
+		 * LockNotAcquiredException: 503 (Service Unavailable) or 429 (Too Many Requests)
+		 * suit it; any 4xx or 5xx status is accepted.
 		 */
 		private int status = 503;
 
 		/**
-		 * Value of the Retry-After header of that answer, in whole seconds rounded up. 0
-		 * leaves the header out.
+		 * Retry-After of the answer to a request that failed with
+		 * LockNotAcquiredException, sent in whole seconds rounded up. 0 leaves the header
+		 * out.
 		 */
 		private Duration retryAfter = Duration.ofSeconds(1);
 
