@@ -27,7 +27,8 @@ import org.springframework.core.annotation.AnnotationUtils;
  * <p>
  * What it cannot see: objects that are not beans ({@code new Inventory()}), prototype and
  * lazy beans created later, and calls from inside a bean ({@code this.locked()}), which
- * bypass its proxy.
+ * bypass its proxy. Mockito mocks and spies that tests register in place of a bean are
+ * left alone: they are not meant to lock.
  */
 public class UnproxiedLockedBeansCheck implements SmartInitializingSingleton {
 
@@ -50,7 +51,7 @@ public class UnproxiedLockedBeansCheck implements SmartInitializingSingleton {
 				continue;
 			}
 			Object bean = this.beanFactory.getSingleton(name);
-			if (bean == null || isAdvisedForLocks(bean)) {
+			if (bean == null || isAdvisedForLocks(bean) || TestDoubles.isMockOrSpy(bean)) {
 				continue;
 			}
 			Class<?> type = AopProxyUtils.ultimateTargetClass(bean);

@@ -8,6 +8,7 @@ import io.github.distlock.DistributedLock;
 import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import io.github.distlock.redis.CapturedLogs;
 import org.junit.jupiter.api.Test;
+import org.mockito.Mockito;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.config.BeanPostProcessor;
@@ -44,6 +45,27 @@ class UnproxiedLockedBeansCheckTests {
 				.startsWith("Bean 'ledger' (" + Ledger.class.getName() + ") has @DistributedLock methods")
 				.contains("they run WITHOUT a lock: " + Ledger.class.getName() + ".post(String)")
 				.contains("BeanPostProcessor");
+		}
+	}
+
+	@Test
+	void warnsAboutASingletonRegisteredWithoutPostProcessing() {
+		try (CapturedLogs logs = CapturedLogs.from(Level.WARN)) {
+			this.contextRunner
+				.withInitializer((context) -> context.getBeanFactory().registerSingleton("ledger", new Ledger()))
+				.run((context) -> assertThat(context).hasNotFailed());
+			assertThat(warnings(logs)).singleElement().asString().startsWith("Bean 'ledger' (");
+		}
+	}
+
+	@Test
+	void leavesMocksRegisteredInPlaceOfABeanAlone() {
+		try (CapturedLogs logs = CapturedLogs.from(Level.WARN)) {
+			this.contextRunner
+				.withInitializer(
+						(context) -> context.getBeanFactory().registerSingleton("ledger", Mockito.mock(Ledger.class)))
+				.run((context) -> assertThat(context).hasNotFailed());
+			assertThat(warnings(logs)).isEmpty();
 		}
 	}
 
