@@ -21,6 +21,7 @@ import org.springframework.test.web.servlet.setup.MockMvcBuilders;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.reactive.config.EnableWebFlux;
 import org.springframework.web.servlet.config.annotation.EnableWebMvc;
 
@@ -109,6 +110,16 @@ class LockNotAcquiredWebAutoConfigurationTests {
 	}
 
 	@Test
+	void isAskedBeforeUnorderedAdvice() {
+		this.servletRunner.withPropertyValues("distributed-lock.web.enabled=true")
+			.withUserConfiguration(CatchAllAdvice.class)
+			.run((context) -> MockMvcBuilders.webAppContextSetup(context)
+				.build()
+				.perform(get("/buy"))
+				.andExpect(status().isServiceUnavailable()));
+	}
+
+	@Test
 	void aStatusThatIsNotAnErrorFailsTheStartup() {
 		this.servletRunner.withPropertyValues("distributed-lock.web.enabled=true", "distributed-lock.web.status=200")
 			.run((context) -> assertThat(context).hasFailed()
@@ -173,6 +184,17 @@ class LockNotAcquiredWebAutoConfigurationTests {
 		@ExceptionHandler(LockNotAcquiredException.class)
 		ResponseEntity<String> busy(LockNotAcquiredException ex) {
 			return ResponseEntity.status(HttpStatus.CONFLICT).body("busy: " + ex.getLockId());
+		}
+
+	}
+
+	/** An application's catch-all mapping, without an order. */
+	@RestControllerAdvice
+	static class CatchAllAdvice {
+
+		@ExceptionHandler(Exception.class)
+		ResponseEntity<String> anything(Exception ex) {
+			return ResponseEntity.internalServerError().body("failed");
 		}
 
 	}
