@@ -1,6 +1,8 @@
 // The dashboard: instance cards from GET cluster (stock, and lock wait and hold times from each instance's
-// Actuator, read by the serving instance so the page talks to one origin only), races with POST race?mode=, the comparison table from the
-// results, and a chart of the stock sampled while a race runs. Plain browser JavaScript, no build step.
+// Actuator, read by the serving instance so the page talks to one origin only), races with POST race?mode=, and the
+// comparison table and the chart of the stock over time from the races this instance ran (GET race/results, and
+// GET race/progress while one runs), whoever started them: these buttons, the demo launcher or curl.
+// Plain browser JavaScript, no build step.
 'use strict';
 
 const MODES = [
@@ -8,11 +10,13 @@ const MODES = [
   { code: 'Y', label: 'Locked', color: '#2a7ab0' },
   { code: 'F', label: 'Fenced', color: '#393' },
 ];
-const SAMPLE_INTERVAL_MS = 250;
+const RACING_REFRESH_MS = 250;
 const IDLE_REFRESH_MS = 2000;
 
-const series = {};          // mode code -> [{t: ms since start, amount}]
-let racing = false;
+const series = {};          // mode code -> [{t: ms since the buyers were released, amount}]
+let racingHere = false;     // a race started by this page's buttons is running
+let racingElsewhere = false; // GET race/progress reports a race started elsewhere
+let elsewhereLabel = null;   // that race's mode, to show its verdict when it is done
 
 function el(tag, attributes, ...children) {
   const node = document.createElement(tag);
@@ -89,8 +93,17 @@ async function refreshCluster() {
   return first ? first.state : null;
 }
 
+function codeOf(label) {
+  return MODES.find((mode) => mode.label === label).code;
+}
+
+function showSeries(label, stockOverTime) {
+  series[codeOf(label)] = stockOverTime.map((sample) => ({ t: sample.millis, amount: sample.amount }));
+}
+
 function showResult(result) {
-  const code = MODES.find((mode) => mode.label === result.label).code;
+  const code = codeOf(result.label);
+  showSeries(result.label, result.stockOverTime);
   const set = (id, text, good) => {
     const cell = document.getElementById(`${id}-${code}`);
     cell.textContent = text;
@@ -143,40 +156,72 @@ function drawChart() {
     context.stroke();
   });
   document.getElementById('legend').replaceChildren(...MODES.map((mode) =>
-    el('span', {}, el('i', { style: `background:${mode.color}` }), mode.label)));
+    el('span', { 'data-mode': mode.code, 'data-samples': String((series[mode.code] || []).length) },
+      el('i', { style: `background:${mode.color}` }), mode.label)));
 }
 
+// GET race/progress answers 204 when this instance runs no race.
+async function fetchProgress() {
+  const response = await fetch('race/progress');
+  if (response.status === 204) {
+    return null;
+  }
+  if (!response.ok) {
+    throw new Error(`HTTP ${response.status}`);
+  }
+  return response.json();
+}
+
+// The finished races' table cells and curves, and the running race's curve so far.
+async function refreshRaces() {
+  const results = await fetchJson('race/results');
+  results.forEach(showResult);
+  const progress = await fetchProgress();
+  racingElsewhere = progress !== null && !racingHere;
+  const status = document.getElementById('status');
+  if (progress) {
+    showSeries(progress.label, progress.stockOverTime);
+    if (racingElsewhere) {
+      elsewhereLabel = progress.label;
+      status.textContent = `${progress.label}: ${progress.answered}/${progress.buyers} buyers answered`
+        + ' (started elsewhere)…';
+    }
+  } else if (elsewhereLabel !== null) {
+    const finished = results.find((result) => result.label === elsewhereLabel);
+    status.textContent = finished ? `${finished.label}: ${finished.verdict}` : 'Idle.';
+    elsewhereLabel = null;
+  }
+  document.querySelectorAll('.buttons button').forEach((button) => { button.disabled = racingHere || racingElsewhere; });
+  drawChart();
+}
+
+async function refresh() {
+  try {
+    await Promise.all([refreshRaces(), refreshCluster()]);
+  } catch (error) {
+    // A missed refresh only leaves the page as it was until the next one.
+  }
+  setTimeout(refresh, (racingHere || racingElsewhere) ? RACING_REFRESH_MS : IDLE_REFRESH_MS);
+}
+
+// The instance samples the stock while its race runs; the page draws what it reports (refresh above).
 async function runRace(mode) {
-  racing = true;
-  const buttons = document.querySelectorAll('.buttons button');
-  buttons.forEach((button) => { button.disabled = true; });
+  racingHere = true;
+  document.querySelectorAll('.buttons button').forEach((button) => { button.disabled = true; });
   const status = document.getElementById('status');
   status.textContent = `${mode.label}: 200 buyers racing…`;
   series[mode.code] = [];
-  const started = performance.now();
-  const sample = async () => {
-    try {
-      const state = await refreshCluster();
-      if (state) {
-        series[mode.code].push({ t: performance.now() - started, amount: state.amount });
-        drawChart();
-      }
-    } catch (error) {
-      // A missed sample only leaves a gap in the chart.
-    }
-  };
-  const sampler = setInterval(sample, SAMPLE_INTERVAL_MS);
+  drawChart();
   try {
     const result = await fetchJson(`race?mode=${mode.code}`, { method: 'POST' });
     showResult(result);
+    drawChart();
     status.textContent = `${mode.label}: ${result.verdict}`;
   } catch (error) {
     status.textContent = `${mode.label} failed: ${error.message}`;
   } finally {
-    clearInterval(sampler);
-    await sample();
-    buttons.forEach((button) => { button.disabled = false; });
-    racing = false;
+    racingHere = false;
+    document.querySelectorAll('.buttons button').forEach((button) => { button.disabled = racingElsewhere; });
   }
 }
 
@@ -186,12 +231,11 @@ async function start() {
   });
   drawChart();
   try {
-    (await fetchJson('race/results')).forEach(showResult);
-    await refreshCluster();
+    await fetchJson('race/results');
   } catch (error) {
     document.getElementById('status').textContent = 'Could not reach the instance: ' + error.message;
   }
-  setInterval(() => { if (!racing) { refreshCluster().catch(() => {}); } }, IDLE_REFRESH_MS);
+  refresh();
 }
 
 start();

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Supplier;
 
+import io.github.distlock.support.DurationText;
 import io.github.distlock.support.LogSafe;
 import org.jspecify.annotations.Nullable;
 
@@ -45,7 +46,7 @@ public interface LockService {
 	 */
 	default LockHandle lock(String lockId, Duration waitTime) {
 		return tryLock(lockId, waitTime, null).orElseThrow(() -> new LockNotAcquiredException(lockId,
-				"Lock '" + LogSafe.text(lockId) + "' was not acquired within " + waitTime));
+				"Lock '" + LogSafe.text(lockId) + "' was not acquired within " + DurationText.of(waitTime)));
 	}
 
 	/**

@@ -6,10 +6,12 @@ import io.github.distlock.interceptor.DistributedLockAdvisor;
 import io.github.distlock.interceptor.DistributedLockInterceptor;
 import io.github.distlock.interceptor.LockKeyEvaluator;
 import io.github.distlock.interceptor.LockOperationSource;
+import io.github.distlock.interceptor.UnproxiedLockedBeansCheck;
 
 import org.springframework.aop.config.AopConfigUtils;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -67,6 +69,12 @@ final class DistributedLockInterceptionConfiguration extends AbstractDistributed
 			.bind("distributed-lock.order", Integer.class)
 			.orElse(DistributedLockProperties.DEFAULT_ORDER));
 		return advisor;
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static UnproxiedLockedBeansCheck unproxiedLockedBeansCheck(ConfigurableListableBeanFactory beanFactory) {
+		return new UnproxiedLockedBeansCheck(beanFactory);
 	}
 
 	/**

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.github.distlock.interceptor.AnnotationLockOperationSource;
+import io.github.distlock.support.DurationText;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.core.Ordered;
@@ -73,6 +74,8 @@ public class DistributedLockProperties {
 
 	private final Replication replication = new Replication();
 
+	private final Web web = new Web();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -104,7 +107,8 @@ public class DistributedLockProperties {
 	public void setWaitTime(Duration waitTime) {
 		if (waitTime.isNegative() || waitTime.compareTo(AnnotationLockOperationSource.MAX_WAIT_TIME) > 0) {
 			throw new IllegalArgumentException("distributed-lock.wait-time must be between 0 and "
-					+ AnnotationLockOperationSource.MAX_WAIT_TIME + ", but was " + waitTime);
+					+ DurationText.of(AnnotationLockOperationSource.MAX_WAIT_TIME) + ", but was "
+					+ DurationText.of(waitTime));
 		}
 		this.waitTime = waitTime;
 	}
@@ -116,7 +120,7 @@ public class DistributedLockProperties {
 	public void setLeaseTime(Duration leaseTime) {
 		if (leaseTime.compareTo(Duration.ofMillis(3)) < 0) {
 			throw new IllegalArgumentException(
-					"distributed-lock.lease-time must be at least 3ms, but was " + leaseTime);
+					"distributed-lock.lease-time must be at least 3ms, but was " + DurationText.of(leaseTime));
 		}
 		this.leaseTime = leaseTime;
 	}
@@ -127,8 +131,8 @@ public class DistributedLockProperties {
 
 	public void setFencingRetention(Duration fencingRetention) {
 		if (fencingRetention.compareTo(Duration.ofMillis(1)) < 0) {
-			throw new IllegalArgumentException(
-					"distributed-lock.fencing-retention must be at least 1ms, but was " + fencingRetention);
+			throw new IllegalArgumentException("distributed-lock.fencing-retention must be at least 1ms, but was "
+					+ DurationText.of(fencingRetention));
 		}
 		this.fencingRetention = fencingRetention;
 	}
@@ -219,8 +223,8 @@ public class DistributedLockProperties {
 
 		public void setTimeout(Duration timeout) {
 			if (timeout.isNegative()) {
-				throw new IllegalArgumentException(
-						"distributed-lock.replication.timeout must not be negative, but was " + timeout);
+				throw new IllegalArgumentException("distributed-lock.replication.timeout must not be negative, but was "
+						+ DurationText.of(timeout));
 			}
 			this.timeout = timeout;
 		}
@@ -231,6 +235,72 @@ public class DistributedLockProperties {
 
 		public void setRenewals(boolean renewals) {
 			this.renewals = renewals;
+		}
+
+	}
+
+	public Web getWeb() {
+		return this.web;
+	}
+
+	/**
+	 * The opt-in answer of Spring MVC and WebFlux applications to a request that failed
+	 * with {@link io.github.distlock.LockNotAcquiredException}.
+	 */
+	public static class Web {
+
+		/**
+		 * Whether Spring MVC and WebFlux applications answer a request that failed with
+		 * LockNotAcquiredException with an RFC 9457 problem, the status
+		 * 'distributed-lock.web.status' and a Retry-After header. A controller's own
+		 * exception handler still wins.
+		 */
+		private boolean enabled;
+
+		/**
+		 * HTTP status of the answer to a request that failed with
+		 * LockNotAcquiredException: 503 (Service Unavailable) or 429 (Too Many Requests)
+		 * suit it; any 4xx or 5xx status is accepted.
+		 */
+		private int status = 503;
+
+		/**
+		 * Retry-After of the answer to a request that failed with
+		 * LockNotAcquiredException, sent in whole seconds rounded up. 0 leaves the header
+		 * out.
+		 */
+		private Duration retryAfter = Duration.ofSeconds(1);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public int getStatus() {
+			return this.status;
+		}
+
+		public void setStatus(int status) {
+			if (status < 400 || status > 599) {
+				throw new IllegalArgumentException(
+						"distributed-lock.web.status must be a 4xx or 5xx status, but was " + status);
+			}
+			this.status = status;
+		}
+
+		public Duration getRetryAfter() {
+			return this.retryAfter;
+		}
+
+		public void setRetryAfter(Duration retryAfter) {
+			if (retryAfter.isNegative()) {
+				throw new IllegalArgumentException("distributed-lock.web.retry-after must not be negative, but was "
+						+ DurationText.of(retryAfter));
+			}
+			this.retryAfter = retryAfter;
 		}
 
 	}

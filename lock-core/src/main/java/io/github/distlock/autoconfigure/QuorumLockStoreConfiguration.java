@@ -18,6 +18,7 @@ import io.github.distlock.observation.LockHoldObservationConvention;
 import io.github.distlock.redis.MaxmemoryPolicyCheck;
 import io.github.distlock.redis.QuorumLockStore;
 import io.github.distlock.support.BoundedClose;
+import io.github.distlock.support.DurationText;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
@@ -180,7 +181,7 @@ class QuorumLockStoreConfiguration {
 				Thread.currentThread().interrupt();
 			}
 			catch (ExecutionException | TimeoutException ex) {
-				logger.warn("Not every quorum node answered within " + connectTimeout + " at startup");
+				logger.warn("Not every quorum node answered within " + DurationText.of(connectTimeout) + " at startup");
 			}
 		}
 

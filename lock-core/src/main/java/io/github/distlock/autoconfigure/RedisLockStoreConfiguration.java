@@ -10,6 +10,7 @@ import io.github.distlock.observation.LockHoldObservationConvention;
 import io.github.distlock.redis.MaxmemoryPolicyCheck;
 import io.github.distlock.redis.RedisLockService;
 import io.github.distlock.redis.RedisLockSettings;
+import io.github.distlock.support.DurationText;
 import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -65,13 +66,15 @@ class RedisLockStoreConfiguration {
 		}
 		Duration timeout = replication.getTimeout();
 		if (timeout.compareTo(Duration.ofMillis(1)) < 0) {
-			throw new InvalidConfigurationPropertyValueException("distributed-lock.replication.timeout", timeout,
+			throw new InvalidConfigurationPropertyValueException("distributed-lock.replication.timeout",
+					DurationText.of(timeout),
 					"It must be at least 1ms when distributed-lock.replication.min-replicas is " + minReplicas
 							+ " (Redis's WAIT would block without end with 0).");
 		}
 		if (timeout.compareTo(properties.getLeaseTime()) >= 0) {
-			throw new InvalidConfigurationPropertyValueException("distributed-lock.replication.timeout", timeout,
-					"It must be shorter than distributed-lock.lease-time (" + properties.getLeaseTime()
+			throw new InvalidConfigurationPropertyValueException("distributed-lock.replication.timeout",
+					DurationText.of(timeout),
+					"It must be shorter than distributed-lock.lease-time (" + DurationText.of(properties.getLeaseTime())
 							+ "): a lock acknowledged only after its lease ran out is no longer held.");
 		}
 		if (!(connectionFactory instanceof LettuceConnectionFactory)) {

@@ -146,11 +146,11 @@ public class AnnotationLockOperationSource implements LockOperationSource, Embed
 		if (annotation == null && specific != method) {
 			annotation = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
 		}
-		return (annotation != null) ? parse(specific, annotation) : null;
+		return (annotation != null) ? parse(specific, targetClass, annotation) : null;
 	}
 
-	private LockOperation parse(Method method, DistributedLock annotation) {
-		checkInterceptable(method);
+	private LockOperation parse(Method method, @Nullable Class<?> targetClass, DistributedLock annotation) {
+		checkInterceptable(method, targetClass);
 		String asyncType = asyncReturnType(method.getReturnType());
 		if (asyncType != null) {
 			throw invalid(method, "it returns " + method.getReturnType().getSimpleName() + " (a " + asyncType
@@ -197,7 +197,7 @@ public class AnnotationLockOperationSource implements LockOperationSource, Embed
 				skipValue(method.getReturnType()), annotation.fair());
 	}
 
-	private void checkInterceptable(Method method) {
+	private void checkInterceptable(Method method, @Nullable Class<?> targetClass) {
 		if (this.mode == AdviceMode.ASPECTJ) {
 			if (!method.isAnnotationPresent(DistributedLock.class)) {
 				throw invalid(method, "the annotation is inherited from an interface or an overridden method, and"
@@ -215,6 +215,27 @@ public class AnnotationLockOperationSource implements LockOperationSource, Embed
 							+ ", so a proxy cannot intercept it and it would run without the lock"
 							+ " (AspectJ weaving can: @EnableDistributedLock(mode = AdviceMode.ASPECTJ))");
 		}
+		if (targetClass != null && Modifier.isFinal(targetClass.getModifiers())
+				&& !declaredByInterface(method, targetClass)) {
+			throw invalid(method,
+					"the class " + targetClass.getSimpleName() + " is final, so a proxy cannot subclass it and the"
+							+ " method would run without the lock; make the class non-final (in Kotlin: open, or the"
+							+ " kotlin-spring compiler plugin) or use AspectJ weaving:"
+							+ " @EnableDistributedLock(mode = AdviceMode.ASPECTJ)");
+		}
+	}
+
+	/**
+	 * Whether an interface proxy could reach the method: a final class can still be
+	 * proxied through its interfaces.
+	 */
+	private static boolean declaredByInterface(Method method, Class<?> targetClass) {
+		for (Class<?> type : ClassUtils.getAllInterfacesForClassAsSet(targetClass)) {
+			if (ClassUtils.hasMethod(type, method.getName(), method.getParameterTypes())) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private String[] parameterNames(Method method) {

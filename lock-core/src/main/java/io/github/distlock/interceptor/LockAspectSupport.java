@@ -11,6 +11,7 @@ import io.github.distlock.LockNotAcquiredException;
 import io.github.distlock.LockService;
 import io.github.distlock.OnLockFailure;
 import io.github.distlock.observation.NamedLockService;
+import io.github.distlock.support.DurationText;
 import io.github.distlock.support.LogSafe;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -107,7 +108,7 @@ public abstract class LockAspectSupport {
 	private static @Nullable Object notAcquired(LockOperation operation, String lockId, Duration waitTime) {
 		if (operation.onFailure() == OnLockFailure.THROW) {
 			throw new LockNotAcquiredException(lockId, "Lock '" + LogSafe.text(lockId) + "' of "
-					+ operation.describeMethod() + " was not acquired within " + waitTime);
+					+ operation.describeMethod() + " was not acquired within " + DurationText.of(waitTime));
 		}
 		if (logger.isDebugEnabled()) {
 			logger.debug("Skipped " + operation.describeMethod() + ": lock '" + LogSafe.text(lockId)

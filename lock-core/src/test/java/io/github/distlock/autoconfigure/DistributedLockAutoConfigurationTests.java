@@ -161,13 +161,17 @@ class DistributedLockAutoConfigurationTests {
 				"distributed-lock.wait-time", "distributed-lock.lease-time", "distributed-lock.fencing-retention",
 				"distributed-lock.order", "distributed-lock.store", "distributed-lock.quorum.nodes",
 				"distributed-lock.replication.min-replicas", "distributed-lock.replication.timeout",
-				"distributed-lock.replication.renewals", "management.endpoint.locks.access",
-				"management.endpoint.locks.cache.time-to-live");
+				"distributed-lock.replication.renewals", "distributed-lock.web.enabled", "distributed-lock.web.status",
+				"distributed-lock.web.retry-after", "management.endpoint.locks.access",
+				"management.endpoint.locks.cache.time-to-live", "management.health.distributed-lock.enabled");
 		assertThat(descriptions).hasSameSizeAs(names)
 			.allSatisfy((description) -> assertThat((String) description).isNotBlank());
 		List<String> storeDefault = JsonPath.read(metadata,
 				"$.properties[?(@.name == 'distributed-lock.store')].defaultValue");
 		assertThat(storeDefault).containsExactly("redis");
+		List<Integer> orderDefault = JsonPath.read(metadata,
+				"$.properties[?(@.name == 'distributed-lock.order')].defaultValue");
+		assertThat(orderDefault).containsExactly(DistributedLockProperties.DEFAULT_ORDER);
 	}
 
 	static class Annotated {

@@ -54,7 +54,7 @@ class ReplicationPropertiesTests {
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
 				.rootCause()
-				.hasMessage("distributed-lock.replication.timeout must not be negative, but was PT-1S"));
+				.hasMessage("distributed-lock.replication.timeout must not be negative, but was -1s"));
 	}
 
 	@Test
@@ -64,7 +64,7 @@ class ReplicationPropertiesTests {
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
 				.rootCause()
-				.hasMessageContaining("Property distributed-lock.replication.timeout with value 'PT0S' is invalid")
+				.hasMessageContaining("Property distributed-lock.replication.timeout with value '0s' is invalid")
 				.hasMessageContaining("at least 1ms when distributed-lock.replication.min-replicas is 1"));
 		this.contextRunner.withPropertyValues("distributed-lock.replication.timeout=0")
 			.run((context) -> assertThat(context).hasSingleBean(LockService.class));
@@ -78,8 +78,8 @@ class ReplicationPropertiesTests {
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
 				.rootCause()
-				.hasMessageContaining("Property distributed-lock.replication.timeout with value 'PT2S' is invalid")
-				.hasMessageContaining("shorter than distributed-lock.lease-time (PT2S)"));
+				.hasMessageContaining("Property distributed-lock.replication.timeout with value '2s' is invalid")
+				.hasMessageContaining("shorter than distributed-lock.lease-time (2s)"));
 	}
 
 }

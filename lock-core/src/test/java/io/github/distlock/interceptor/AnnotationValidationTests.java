@@ -44,7 +44,8 @@ class AnnotationValidationTests {
 				Arguments.of(MinHoldLongerThanLease.class, "minHoldTime '10s'", "longer than leaseTime"),
 				Arguments.of(UnresolvableName.class, "name '${no.such.property}'", "could not be resolved"),
 				Arguments.of(AsyncReturn.class, "returns CompletableFuture", "released when the method returns"),
-				Arguments.of(FinalMethod.class, "the method is final", "cannot intercept"));
+				Arguments.of(FinalMethod.class, "the method is final", "cannot intercept"),
+				Arguments.of(FinalClass.class, "the class FinalClass is final", "cannot subclass it"));
 	}
 
 	@ParameterizedTest(name = "{0}")
@@ -196,6 +197,14 @@ class AnnotationValidationTests {
 		@DistributedLock
 		public CompletableFuture<String> run() {
 			return CompletableFuture.completedFuture("x");
+		}
+
+	}
+
+	static final class FinalClass {
+
+		@DistributedLock
+		public void run() {
 		}
 
 	}

@@ -32,16 +32,17 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 /**
  * The lock with a least-privilege Redis ACL user: the keys and channels of the prefix and
  * the commands the lock sends (scripts, and the commands they call) — the minimal ACL
- * documented in the README. Redis's {@code ACL LOG} must stay empty, so no denied command
- * was silently worked around (e.g. waiting by polling because {@code SUBSCRIBE} was
- * denied). A permission taken away fails the call at once with Redis's {@code NOPERM}
+ * documented in docs/operations.md. Redis's {@code ACL LOG} must stay empty, so no denied
+ * command was silently worked around (e.g. waiting by polling because {@code SUBSCRIBE}
+ * was denied). A permission taken away fails the call at once with Redis's {@code NOPERM}
  * text.
  */
 class AclTests {
 
 	/**
-	 * The README's minimal ACL for the default prefix {@code distlock:}: the rules of its
-	 * first {@code ACL SETUSER} line, after the user name, {@code on} and the password.
+	 * The documented minimal ACL for the default prefix {@code distlock:}: the rules of
+	 * its first {@code ACL SETUSER} line, after the user name, {@code on} and the
+	 * password.
 	 */
 	static final String[] LOCK_ACL = rules(ReadmeAcl.commands().get(0));
 
@@ -195,7 +196,7 @@ class AclTests {
 
 	private static String[] rules(List<String> command) {
 		List<String> head = List.of("ACL", "SETUSER", ReadmeAcl.USER, "on", ">" + ReadmeAcl.PASSWORD);
-		assertThat(command.subList(0, head.size())).as("the README's first ACL line").isEqualTo(head);
+		assertThat(command.subList(0, head.size())).as("the documented first ACL line").isEqualTo(head);
 		return command.subList(head.size(), command.size()).toArray(String[]::new);
 	}
 

@@ -25,8 +25,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Two application instances configured with {@code spring.data.redis.username/password}
- * of a user created with exactly the README's least-privilege ACL: a lock is acquired, a
- * waiter of the other instance subscribes to its release announcement and gets the lock
+ * of a user created with exactly the documented least-privilege ACL: a lock is acquired,
+ * a waiter of the other instance subscribes to its release announcement and gets the lock
  * when it is released, the {@code maxmemory-policy} check runs (and is skipped: the ACL
  * grants no {@code CONFIG}), health is UP. Redis denies nothing else ({@code ACL LOG} of
  * every node).
@@ -41,7 +41,7 @@ abstract class LeastPrivilegeAclScenario {
 	/** The nodes the user is created on and whose {@code ACL LOG} is read. */
 	abstract List<RedisServer> nodes();
 
-	/** The README's commands this topology needs. */
+	/** The documented commands this topology needs. */
 	abstract List<List<String>> aclCommands();
 
 	/**

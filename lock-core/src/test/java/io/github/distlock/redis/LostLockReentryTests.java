@@ -17,8 +17,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A thread whose lock was lost and not yet closed cannot re-enter it (README rule 7),
- * also when another thread of the same instance took the lock meanwhile.
+ * A thread whose lock was lost and not yet closed cannot re-enter it (docs/behaviour.md
+ * rule 7), also when another thread of the same instance took the lock meanwhile.
  */
 class LostLockReentryTests {
 

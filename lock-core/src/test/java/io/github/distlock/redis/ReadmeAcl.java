@@ -10,25 +10,28 @@ import java.util.List;
 import io.github.distlock.testsupport.RedisServer;
 
 /**
- * The least-privilege ACL exactly as the README documents it: the {@code ACL SETUSER}
- * lines of its "Least-privilege Redis user (ACL)" section, read from the README itself so
- * that a test of them proves what users copy.
+ * The least-privilege ACL exactly as the docs give it: the {@code ACL SETUSER} lines of
+ * the "Least-privilege Redis user (ACL)" section of {@code docs/operations.md}, read from
+ * the page itself so that a test of them proves what users copy.
  */
 final class ReadmeAcl {
+
+	/** The page with the ACL, relative to the repository's root. */
+	static final String PAGE = "docs/operations.md";
 
 	static final String SECTION = "## Least-privilege Redis user (ACL)";
 
 	static final String USER = "locker";
 
-	/** The README's password, {@code >secret}. */
+	/** The documented password, {@code >secret}. */
 	static final String PASSWORD = "secret";
 
 	private ReadmeAcl() {
 	}
 
 	/**
-	 * The README's {@code ACL SETUSER} commands, in order: the first for every Redis, the
-	 * second what a Redis Cluster needs in addition.
+	 * The documented {@code ACL SETUSER} commands, in order: the first for every Redis,
+	 * the second what a Redis Cluster needs in addition.
 	 */
 	static List<List<String>> commands() {
 		String readme = readme();
@@ -41,7 +44,7 @@ final class ReadmeAcl {
 			}
 		}
 		if (commands.size() != 2) {
-			throw new IllegalStateException("README.md's section '" + SECTION + "' should have two lines 'ACL SETUSER "
+			throw new IllegalStateException(PAGE + "'s section '" + SECTION + "' should have two lines 'ACL SETUSER "
 					+ USER + " ...' (every Redis, then a cluster's" + " additions), but has " + commands.size() + ": "
 					+ commands);
 		}
@@ -92,11 +95,14 @@ final class ReadmeAcl {
 		return (beforeRedis7 && command.contains("|")) ? command.substring(0, command.indexOf('|')) : command;
 	}
 
-	/** The first README.md with the section, from the working directory up. */
+	/**
+	 * The first {@code docs/operations.md} with the section, from the working directory
+	 * up.
+	 */
 	private static String readme() {
 		try {
 			for (Path directory = Path.of("").toAbsolutePath(); directory != null; directory = directory.getParent()) {
-				Path readme = directory.resolve("README.md");
+				Path readme = directory.resolve(PAGE);
 				if (Files.isRegularFile(readme) && Files.readString(readme).contains(SECTION)) {
 					return Files.readString(readme);
 				}
@@ -106,7 +112,7 @@ final class ReadmeAcl {
 			throw new UncheckedIOException(ex);
 		}
 		throw new IllegalStateException(
-				"no README.md with a section '" + SECTION + "' in " + Path.of("").toAbsolutePath() + " or above");
+				"no " + PAGE + " with a section '" + SECTION + "' in " + Path.of("").toAbsolutePath() + " or above");
 	}
 
 }

@@ -20,7 +20,7 @@ import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
  * Works with {@code @SpringBootTest} and with test slices ({@code @WebMvcTest},
  * {@code @DataJpaTest}, ...), which then include the lock auto-configuration.
  * <p>
- * The README's <em>Testing your code</em> section shows it in a test.
+ * {@code docs/testing.md} shows it in a test.
  *
  * @see TestLocks
  */

@@ -6,6 +6,8 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
+import io.github.distlock.support.DurationText;
+
 /**
  * The clock of the in-memory locks in a test: it stands still until the test moves it on
  * with {@link #advance(Duration)}. Leases in the store run out on it, and fencing tokens
@@ -34,7 +36,8 @@ public final class TestLockClock extends Clock {
 	public synchronized void advance(Duration duration) {
 		if (duration == null || duration.isNegative()) {
 			throw new IllegalArgumentException(
-					"A TestLockClock only moves forward: duration must not be negative, but was " + duration);
+					"A TestLockClock only moves forward: duration must not be negative, but was "
+							+ DurationText.of(duration));
 		}
 		this.now = this.now.plus(duration);
 	}

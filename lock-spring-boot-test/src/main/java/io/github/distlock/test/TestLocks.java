@@ -15,6 +15,7 @@ import io.github.distlock.store.Acquired;
 import io.github.distlock.store.HeldByOther;
 import io.github.distlock.store.InMemoryLockStore;
 import io.github.distlock.store.LockStore;
+import io.github.distlock.support.DurationText;
 
 /**
  * The locks of a test with
@@ -142,7 +143,7 @@ public final class TestLocks {
 	 */
 	public HeldElsewhere holdElsewhere(String lockId, Duration lease) {
 		if (lease == null || lease.toMillis() < 1) {
-			throw new IllegalArgumentException("lease must be at least 1ms, but was " + lease);
+			throw new IllegalArgumentException("lease must be at least 1ms, but was " + DurationText.of(lease));
 		}
 		InMemoryLockStore memory = this.store.inMemoryStore();
 		String key = memory.key(lockId);

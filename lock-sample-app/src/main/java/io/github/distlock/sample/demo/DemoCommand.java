@@ -9,11 +9,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
+import io.github.distlock.sample.race.RaceClient;
 import io.github.distlock.sample.race.RaceFailedException;
 import io.github.distlock.sample.race.RaceMode;
+import io.github.distlock.sample.race.RaceProgress;
 import io.github.distlock.sample.race.RaceResult;
 import io.github.distlock.sample.race.RaceRunner;
-import io.github.distlock.sample.shop.ProductState;
 
 /**
  * {@code java -jar lock-sample-app.jar --demo}: the seed article's experiment against
@@ -112,15 +113,20 @@ public final class DemoCommand {
 		}
 	}
 
+	/**
+	 * Each race runs on the first instance ({@code POST /race}, as the dashboard's
+	 * buttons do), so that its dashboard shows the demo's races.
+	 */
 	private List<RaceResult> race(DemoCluster cluster) {
-		RaceRunner runner = RaceRunner.create();
+		RaceClient client = RaceClient.create();
 		List<URI> urls = cluster.urls();
 		List<RaceResult> results = new ArrayList<>();
 		for (RaceMode mode : RaceMode.values()) {
 			this.out.println();
 			this.out.println(mode.label() + ": " + this.options.buyers() + " buyers, round-robin over " + urls.size()
-					+ " instances (GET /product/buy?lock=" + mode.code() + ")");
-			RaceResult result = runner.run(mode, urls, this.options.buyers(), this.options.stock(),
+					+ " instances (GET /product/buy?lock=" + mode.code() + "), sent by " + urls.get(0)
+					+ " (POST /race)");
+			RaceResult result = client.race(urls.get(0), mode, this.options.buyers(), this.options.stock(),
 					new ProgressPrinter());
 			this.out.println("  " + result.verdict() + " Bought per instance: "
 					+ result.boughtPerInstance().stream().map((tally) -> tally.url() + "=" + tally.bought()).toList());
@@ -165,7 +171,7 @@ public final class DemoCommand {
 
 	/**
 	 * A progress bar, redrawn in place on a terminal and printed at most once per tenth
-	 * otherwise.
+	 * otherwise; the finished race once.
 	 */
 	private final class ProgressPrinter implements RaceRunner.Progress {
 
@@ -175,16 +181,21 @@ public final class DemoCommand {
 
 		private int lastTenth = -1;
 
+		private boolean finished;
+
 		@Override
-		public void update(RaceMode mode, int answered, int buyers, ProductState state) {
+		public void update(RaceProgress progress) {
+			int answered = progress.answered();
+			int buyers = progress.buyers();
 			int tenth = answered * 10 / buyers;
-			if (!this.terminal && tenth == this.lastTenth) {
+			if (this.finished || (!this.terminal && tenth == this.lastTenth)) {
 				return;
 			}
 			this.lastTenth = tenth;
+			this.finished = progress.done();
 			int filled = answered * WIDTH / buyers;
 			String line = String.format("  [%s%s] %3d/%d answered, stock %d, purchase records %d", "#".repeat(filled),
-					".".repeat(WIDTH - filled), answered, buyers, state.amount(), state.purchases());
+					".".repeat(WIDTH - filled), answered, buyers, progress.amount(), progress.purchases());
 			if (this.terminal) {
 				DemoCommand.this.out.print("\r" + line + ((answered == buyers) ? System.lineSeparator() : ""));
 			}

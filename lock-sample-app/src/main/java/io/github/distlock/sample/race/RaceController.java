@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 
 import io.github.distlock.sample.SampleProperties;
@@ -24,7 +25,9 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * The dashboard's endpoints: run a race from this instance against itself and its peers,
- * the last result per mode, and every instance's view of the stock.
+ * where the running race stands, the last result per mode (with its stock over time), and
+ * every instance's view of the stock. A race started with {@code POST /race} from
+ * anywhere (the dashboard's buttons, the demo launcher, curl) shows on the dashboard.
  */
 @RestController
 class RaceController {
@@ -41,6 +44,8 @@ class RaceController {
 	private final ReentrantLock racing = new ReentrantLock();
 
 	private final Map<RaceMode, RaceResult> lastResults = new ConcurrentHashMap<>();
+
+	private final AtomicReference<@Nullable RaceProgress> running = new AtomicReference<>();
 
 	RaceController(SampleProperties properties, Environment environment) {
 		this.runner = RaceRunner.create();
@@ -60,13 +65,24 @@ class RaceController {
 				.body("A race is already running on this instance");
 		}
 		try {
-			RaceResult result = this.runner.run(raceMode, targets(), buyers, stock, RaceRunner.Progress.NONE);
+			RaceResult result = this.runner.run(raceMode, targets(), buyers, stock, this.running::set);
 			this.lastResults.put(raceMode, result);
 			return ResponseEntity.ok(result);
 		}
 		finally {
+			this.running.set(null);
 			this.racing.unlock();
 		}
+	}
+
+	/**
+	 * Where the race this instance runs now stands, with its stock so far; 204 when it
+	 * runs none.
+	 */
+	@GetMapping("/race/progress")
+	ResponseEntity<RaceProgress> progress() {
+		RaceProgress progress = this.running.get();
+		return (progress != null) ? ResponseEntity.ok(progress) : ResponseEntity.noContent().build();
 	}
 
 	/** The last result of each mode run from this instance, in mode order. */

@@ -20,18 +20,20 @@ import org.jspecify.annotations.Nullable;
  * @param boughtPerInstance buyers answered {@code BOUGHT} by each instance, in target
  * order
  * @param elapsedMillis from the start signal until the last buyer was answered
+ * @param stockOverTime the stock the first instance reported while the race ran, from the
+ * start signal until the end
  * @param exact whether exactly {@code min(stock, buyers)} were sold, recorded and taken
  * from stock, and no request failed
  * @param verdict one sentence on what happened
  * @param firstFailure the first failed request's error, if any
  */
 public record RaceResult(RaceMode mode, String label, int buyers, int stock, int surplus, long records, int bought,
-		int soldOut, int rejected, int failed, List<InstanceTally> boughtPerInstance, long elapsedMillis, boolean exact,
-		String verdict, @Nullable String firstFailure) {
+		int soldOut, int rejected, int failed, List<InstanceTally> boughtPerInstance, long elapsedMillis,
+		List<StockSample> stockOverTime, boolean exact, String verdict, @Nullable String firstFailure) {
 
 	static RaceResult of(RaceMode mode, int buyers, int stock, int surplus, long records, int bought, int soldOut,
 			int rejected, int failed, List<InstanceTally> boughtPerInstance, long elapsedMillis,
-			@Nullable String firstFailure) {
+			List<StockSample> stockOverTime, @Nullable String firstFailure) {
 		long expectedSold = Math.min(stock, buyers);
 		long takenFromStock = (long) stock - surplus;
 		boolean exact = failed == 0 && records == expectedSold && takenFromStock == expectedSold;
@@ -50,7 +52,8 @@ public record RaceResult(RaceMode mode, String label, int buyers, int stock, int
 			verdict = "Inconsistent: " + records + " purchases recorded, stock went down by " + takenFromStock + ".";
 		}
 		return new RaceResult(mode, mode.label(), buyers, stock, surplus, records, bought, soldOut, rejected, failed,
-				List.copyOf(boughtPerInstance), elapsedMillis, exact, verdict, firstFailure);
+				List.copyOf(boughtPerInstance), elapsedMillis, List.copyOf(stockOverTime), exact, verdict,
+				firstFailure);
 	}
 
 	/**

@@ -64,7 +64,8 @@ public final class RaceRunner {
 	 * Resets the stock on the instances, runs the race and reads what it left.
 	 * @param targets base URLs of the instances, buyer {@code i} goes to
 	 * {@code targets[i % size]}
-	 * @param progress told about every quarter second while buyers are outstanding
+	 * @param progress told when the buyers are released, about every quarter second while
+	 * some are outstanding, and once all are answered
 	 * @throws IllegalArgumentException if {@code buyers}, {@code stock} or
 	 * {@code targets} is out of range
 	 * @throws RaceFailedException if an instance cannot be reset or read, or the race
@@ -130,6 +131,9 @@ public final class RaceRunner {
 				});
 			}
 			await(ready, Duration.ofMinutes(1), "the buyer threads to start");
+			List<StockSample> samples = new ArrayList<>();
+			samples.add(new StockSample(0, stock));
+			progress.update(new RaceProgress(mode, mode.label(), 0, buyers, stock, 0, List.copyOf(samples)));
 			long started = System.nanoTime();
 			go.countDown();
 			long deadline = started + RACE_TIMEOUT.toNanos();
@@ -138,13 +142,16 @@ public final class RaceRunner {
 					throw new RaceFailedException(answered.getCount() + " of " + buyers
 							+ " buyers were not answered within " + RACE_TIMEOUT.toSeconds() + "s");
 				}
-				progressUpdate(progress, mode, buyers - (int) answered.getCount(), buyers, targets.get(0));
+				progressUpdate(progress, mode, buyers - (int) answered.getCount(), buyers, targets.get(0), started,
+						samples);
 			}
 			long elapsedMillis = Duration.ofNanos(System.nanoTime() - started).toMillis();
 			// The result must be read, however busy the instance is: the buyers' own
 			// timeout applies.
 			ProductState after = state(targets.get(0), REQUEST_TIMEOUT);
-			progress.update(mode, buyers, buyers, after);
+			samples.add(new StockSample(elapsedMillis, after.amount()));
+			progress.update(new RaceProgress(mode, mode.label(), buyers, buyers, after.amount(), after.purchases(),
+					List.copyOf(samples)));
 			List<RaceResult.InstanceTally> tallies = new ArrayList<>();
 			int bought = 0;
 			for (int i = 0; i < targets.size(); i++) {
@@ -152,7 +159,7 @@ public final class RaceRunner {
 				bought += boughtPerTarget.get(i);
 			}
 			return RaceResult.of(mode, buyers, stock, after.amount(), after.purchases(), bought, soldOut.get(),
-					rejected.get(), failed.get(), tallies, elapsedMillis, firstFailure.get());
+					rejected.get(), failed.get(), tallies, elapsedMillis, samples, firstFailure.get());
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -165,10 +172,11 @@ public final class RaceRunner {
 
 	/**
 	 * Progress is shown on a best-effort basis: an instance too busy to answer within
-	 * {@link #STATE_TIMEOUT} while 200 buyers hit it skips one update instead of failing
-	 * the race.
+	 * {@link #STATE_TIMEOUT} while 200 buyers hit it skips one update (and one point of
+	 * the chart) instead of failing the race.
 	 */
-	private void progressUpdate(Progress progress, RaceMode mode, int answered, int buyers, URI target) {
+	private void progressUpdate(Progress progress, RaceMode mode, int answered, int buyers, URI target, long started,
+			List<StockSample> samples) {
 		ProductState now;
 		try {
 			now = state(target);
@@ -176,7 +184,9 @@ public final class RaceRunner {
 		catch (RaceFailedException ex) {
 			return;
 		}
-		progress.update(mode, answered, buyers, now);
+		samples.add(new StockSample(Duration.ofNanos(System.nanoTime() - started).toMillis(), now.amount()));
+		progress.update(new RaceProgress(mode, mode.label(), answered, buyers, now.amount(), now.purchases(),
+				List.copyOf(samples)));
 	}
 
 	/** What one instance reports, read with {@code GET /product/state}. */
@@ -228,15 +238,14 @@ public final class RaceRunner {
 	@FunctionalInterface
 	public interface Progress {
 
-		Progress NONE = (mode, answered, buyers, state) -> {
+		Progress NONE = (progress) -> {
 		};
 
 		/**
-		 * @param answered buyers answered so far
-		 * @param buyers all buyers
-		 * @param state the first instance's view of the stock now
+		 * @param progress where the race stands, the first instance's view of the stock
+		 * included
 		 */
-		void update(RaceMode mode, int answered, int buyers, ProductState state);
+		void update(RaceProgress progress);
 
 	}
 

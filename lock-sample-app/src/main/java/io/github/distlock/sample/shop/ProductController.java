@@ -2,10 +2,8 @@ package io.github.distlock.sample.shop;
 
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.github.distlock.LockNotAcquiredException;
 import io.github.distlock.sample.SampleProperties;
 
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -17,7 +15,9 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * The article's endpoint, {@code GET /product/buy?lock=Y|N}, plus {@code lock=F} for the
- * fenced path, a reset and the state.
+ * fenced path, a reset and the state. A buyer whose lock was not acquired in time gets
+ * distlock's 503 answer ({@code distributed-lock.web.enabled} in
+ * {@code application.yml}).
  */
 @RestController
 @RequestMapping("/product")
@@ -85,13 +85,6 @@ public class ProductController {
 	@ExceptionHandler(IllegalArgumentException.class)
 	ResponseEntity<String> badRequest(IllegalArgumentException ex) {
 		return ResponseEntity.badRequest().contentType(MediaType.TEXT_PLAIN).body(ex.getMessage());
-	}
-
-	@ExceptionHandler(LockNotAcquiredException.class)
-	ResponseEntity<String> lockNotAcquired(LockNotAcquiredException ex) {
-		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
-			.contentType(MediaType.TEXT_PLAIN)
-			.body(ex.getMessage());
 	}
 
 }

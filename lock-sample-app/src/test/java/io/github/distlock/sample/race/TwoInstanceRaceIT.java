@@ -34,9 +34,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The article's experiment against two instances, each its own JVM running the packaged
  * jar, sharing one H2 database and this test's own {@code redis-server}: without a lock
  * the race loses updates, with the lock and with fencing it sells exactly the stock. Then
- * the dashboard, driven in headless Chromium: that test is skipped, naming the Debian
- * packages to install, where Chromium or ChromeDriver is missing, except in CI
- * ({@code CI=true}) where it fails (see {@link BeyondTheJdk}).
+ * the dashboard, driven in headless Chromium, showing a race started through
+ * {@code POST /race} (as the demo starts them) and one started by its own button: that
+ * test is skipped, naming the Debian packages to install, where Chromium or ChromeDriver
+ * is missing, except in CI ({@code CI=true}) where it fails (see {@link BeyondTheJdk}).
  */
 class TwoInstanceRaceIT {
 
@@ -152,6 +153,18 @@ class TwoInstanceRaceIT {
 			WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(30));
 			wait.until(ExpectedConditions.numberOfElementsToBe(By.cssSelector(".instance dd.amount"), 2));
 
+			// A race started through POST /race, not by this page (as ./demo does): the
+			// open page shows it in the table and the chart, without a reload.
+			RaceResult fenced = RaceClient.create()
+				.race(dashboard, RaceMode.FENCED, BUYERS, STOCK, RaceRunner.Progress.NONE);
+			assertThat(fenced.exact()).as(fenced.verdict()).isTrue();
+			wait.until(ExpectedConditions.textToBe(By.id("records-F"), Integer.toString(STOCK)));
+			assertThat(browser.findElement(By.id("surplus-F")).getText()).isEqualTo("0");
+			wait.ignoring(StaleElementReferenceException.class)
+				.withMessage("the fenced race's stock over time in the chart")
+				.until((driver) -> chartSamples(driver, "F") == fenced.stockOverTime().size());
+			assertThat(fenced.stockOverTime()).hasSizeGreaterThanOrEqualTo(2);
+
 			wait.until(ExpectedConditions.elementToBeClickable(By.id("run-Y"))).click();
 
 			new WebDriverWait(browser, Duration.ofMinutes(3))
@@ -159,6 +172,9 @@ class TwoInstanceRaceIT {
 			assertThat(browser.findElement(By.id("surplus-Y")).getText()).isEqualTo("0");
 			assertThat(browser.findElement(By.id("failed-Y")).getText()).isEqualTo("0");
 			wait.until(ExpectedConditions.elementToBeClickable(By.id("run-Y")));
+			wait.ignoring(StaleElementReferenceException.class)
+				.withMessage("the locked race's stock over time in the chart")
+				.until((driver) -> chartSamples(driver, "Y") >= 2);
 			// Both instance cards read the shared stock after the race.
 			wait.until((driver) -> driver.findElements(By.cssSelector(".instance dd.amount"))
 				.stream()
@@ -183,6 +199,13 @@ class TwoInstanceRaceIT {
 		finally {
 			browser.quit();
 		}
+	}
+
+	/** How many points of the mode's curve the chart drew, from its legend. */
+	private static int chartSamples(WebDriver browser, String mode) {
+		String samples = browser.findElement(By.cssSelector("#legend span[data-mode='" + mode + "']"))
+			.getDomAttribute("data-samples");
+		return (samples != null) ? Integer.parseInt(samples) : 0;
 	}
 
 	/** Which of Chromium and ChromeDriver cannot be run, empty when both can. */

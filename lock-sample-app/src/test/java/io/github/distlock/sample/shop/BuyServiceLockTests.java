@@ -75,6 +75,8 @@ class BuyServiceLockTests {
 		try (HeldElsewhere held = this.locks.holdElsewhere("stock:apple")) {
 			assertThatExceptionOfType(LockNotAcquiredException.class)
 				.isThrownBy(() -> this.buyService.buyProductWithLock(APPLE, "ann"))
+				.withMessage("Lock 'stock:apple' of " + BuyService.class.getName()
+						+ ".buyProductWithLock(String, String) was not acquired within 0s")
 				.satisfies((ex) -> assertThat(ex.getLockId()).isEqualTo("stock:apple"));
 		}
 		assertThat(this.inventory.level(APPLE)).isEqualTo(new Inventory.StockLevel(5, 0));

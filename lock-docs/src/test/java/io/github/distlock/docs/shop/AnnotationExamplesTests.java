@@ -1,0 +1,71 @@
+package io.github.distlock.docs.shop;
+
+import java.time.Duration;
+
+import io.github.distlock.test.AutoConfigureInMemoryLocks;
+import io.github.distlock.test.HeldElsewhere;
+import io.github.distlock.test.TestLocks;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The annotation examples of the docs do what the docs say: the lock ids their keys make,
+ * {@code SKIP}'s empty answer, the minimum hold of a job, a fair lock.
+ */
+@SpringBootTest(properties = "distributed-lock.wait-time=0")
+@AutoConfigureInMemoryLocks
+class AnnotationExamplesTests {
+
+	@Autowired
+	private Billing billing;
+
+	@Autowired
+	private StockService stockService;
+
+	@Autowired
+	private Inventory inventory;
+
+	@Autowired
+	private TestLocks locks;
+
+	@Test
+	void keysMakeTheLockIds() {
+		this.billing.ship(new Order("7", "ann"));
+		this.billing.transfer("a", "b", 500);
+		this.billing.printLabel("p-1");
+		this.billing.reserveSeat("gala", "ann");
+		assertThat(this.locks.acquired()).containsExactly("order:7", "transfer:a->b", "label:p-1", "seat:gala");
+	}
+
+	@Test
+	void skipAnswersEmptyWhenTheLockIsHeldElsewhere() {
+		assertThat(this.billing.invoice(new Order("7", "ann"))).contains("invoice for 7");
+		try (HeldElsewhere held = this.locks.holdElsewhere("invoice:7")) {
+			assertThat(this.billing.invoice(new Order("7", "ann"))).isEmpty();
+		}
+	}
+
+	@Test
+	void theHourlyReportRunsOncePerMinimumHold() {
+		int before = this.billing.reportsRun();
+		this.billing.hourlyReport();
+		// another instance's trigger within the minute: skipped
+		this.billing.hourlyReport();
+		assertThat(this.billing.reportsRun()).isEqualTo(before + 1);
+		this.locks.advanceClock(Duration.ofMinutes(1));
+		this.billing.hourlyReport();
+		assertThat(this.billing.reportsRun()).isEqualTo(before + 2);
+	}
+
+	@Test
+	void aFencedBuyWritesWithItsToken() {
+		this.inventory.stock("pear", 1);
+		assertThat(this.stockService.buyFenced("pear")).isTrue();
+		assertThat(this.inventory.amount("pear")).isZero();
+	}
+
+}
