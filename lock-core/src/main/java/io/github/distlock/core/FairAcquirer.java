@@ -39,6 +39,11 @@ import org.jspecify.annotations.Nullable;
  * keeps its queue entry no longer than its wait time, and a grant made to it meanwhile
  * for its lease, as a holder that dies does.
  * <p>
+ * An attempt the store does not answer ({@link Unknown}) is tried again with the same
+ * token after a back-off ({@link UnansweredAcquire}) until the wait time ends; then the
+ * acquisition withdraws and fails with a {@link LockNotAcquiredException} caused by the
+ * store's last failure, as in the default mode.
+ * <p>
  * Unlike the default mode there is no local queue and no local hand-over: a local thread
  * would pass waiters of other instances. Each waiting thread sends its own attempts.
  */
@@ -98,6 +103,7 @@ final class FairAcquirer {
 		entry.queuedWaiters.add(owner, waiter);
 		boolean subscribed = false;
 		boolean queued = false;
+		UnansweredAcquire unanswered = new UnansweredAcquire(this.runtime);
 		try {
 			while (true) {
 				if (this.stopped.getAsBoolean()) {
@@ -111,6 +117,22 @@ final class FairAcquirer {
 				long sentAt = this.runtime.nanoTime();
 				AcquireReply reply = attempt(entry, owner, lease, (remaining > 0) ? remaining : 0);
 				queued |= remaining > 0;
+				if (reply instanceof Unknown unknown) {
+					// Maybe applied (queued, or granted): tried again with the same token
+					// after a back-off, until the wait time ends.
+					unanswered.unanswered(owner, sentAt, unknown.cause());
+					if (remaining <= 0) {
+						this.releaser.releaseLater(entry.key, owner);
+						unanswered.throwIfPending(entry.lockId, waitTime);
+					}
+					waiter.park(Math.min(deadline - this.runtime.nanoTime(), unanswered.backOffNanos()));
+					if (Thread.interrupted()) {
+						this.releaser.releaseLater(entry.key, owner);
+						throw Interrupts.restoreFlagAndFail(entry.lockId);
+					}
+					continue;
+				}
+				unanswered.settle();
 				if (reply instanceof Acquired acquired) {
 					return holding(entry, owner, acquired.fencingToken(), lease, fixedLeaseNanos, sentAt);
 				}
@@ -171,14 +193,12 @@ final class FairAcquirer {
 			this.releaser.releaseLater(entry.key, owner);
 			throw ex;
 		}
-		if (reply instanceof Unknown unknown) {
+		if (reply instanceof Unknown unknown
+				&& (Thread.currentThread().isInterrupted() || Interrupts.isCause(unknown.cause()))) {
 			this.releaser.releaseLater(entry.key, owner);
-			if (Thread.currentThread().isInterrupted() || Interrupts.isCause(unknown.cause())) {
-				LockNotAcquiredException interrupted = Interrupts.restoreFlagAndFail(entry.lockId);
-				interrupted.addSuppressed(unknown.cause());
-				throw interrupted;
-			}
-			throw unknown.cause();
+			LockNotAcquiredException interrupted = Interrupts.restoreFlagAndFail(entry.lockId);
+			interrupted.addSuppressed(unknown.cause());
+			throw interrupted;
 		}
 		return reply;
 	}

@@ -2,6 +2,7 @@ package io.github.distlock.core;
 
 import java.time.Duration;
 
+import io.github.distlock.support.DurationText;
 import io.github.distlock.support.LogSafe;
 import org.jspecify.annotations.Nullable;
 
@@ -20,11 +21,12 @@ final class LockArguments {
 		checkLockId(lockId);
 		if (waitTime == null || waitTime.isNegative()) {
 			throw new IllegalArgumentException("waitTime of lock '" + LogSafe.text(lockId)
-					+ "' must not be null or negative, but was " + waitTime);
+					+ "' must not be null or negative, but was " + DurationText.of(waitTime));
 		}
 		if (leaseTime != null && leaseTime.compareTo(MIN_LEASE) < 0) {
 			throw new IllegalArgumentException("leaseTime of lock '" + LogSafe.text(lockId)
-					+ "' must be at least 1ms (or null for an auto-renewed lease), but was " + leaseTime);
+					+ "' must be at least 1ms (or null for an auto-renewed lease), but was "
+					+ DurationText.of(leaseTime));
 		}
 	}
 
@@ -44,7 +46,7 @@ final class LockArguments {
 			throw new IllegalArgumentException("leaseTime to extend lock '" + LogSafe.text(held.entry.lockId)
 					+ "' with must be at least " + least.toMillis() + "ms"
 					+ (held.autoRenewed ? " for an auto-renewed lock (renewed every third of it)" : "") + ", but was "
-					+ leaseTime);
+					+ DurationText.of(leaseTime));
 		}
 	}
 

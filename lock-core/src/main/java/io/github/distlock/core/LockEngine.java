@@ -13,6 +13,7 @@ import io.github.distlock.observation.LockHoldObservationConvention;
 import io.github.distlock.observation.NamedLockService;
 import io.github.distlock.store.LockStore;
 import io.github.distlock.store.ReleaseNotifications;
+import io.github.distlock.support.DurationText;
 import io.github.distlock.support.LogSafe;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
@@ -97,7 +98,7 @@ public class LockEngine
 	 */
 	public LockEngine(LockStore store, Duration leaseTime, EngineRuntime runtime) {
 		if (leaseTime == null || leaseTime.compareTo(Duration.ofMillis(3)) < 0) {
-			throw new IllegalArgumentException("leaseTime must be at least 3ms, but was " + leaseTime);
+			throw new IllegalArgumentException("leaseTime must be at least 3ms, but was " + DurationText.of(leaseTime));
 		}
 		long leaseNanos = leaseTime.toNanos();
 		this.store = store;

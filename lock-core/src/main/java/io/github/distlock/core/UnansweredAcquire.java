@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import io.github.distlock.LockNotAcquiredException;
+import io.github.distlock.support.DurationText;
 import io.github.distlock.support.LogSafe;
 import org.jspecify.annotations.Nullable;
 
@@ -104,7 +105,7 @@ final class UnansweredAcquire {
 	void throwIfPending(String lockId, Duration waitTime) {
 		if (isPending()) {
 			throw new LockNotAcquiredException(lockId,
-					"Lock '" + LogSafe.text(lockId) + "' was not acquired within " + waitTime
+					"Lock '" + LogSafe.text(lockId) + "' was not acquired within " + DurationText.of(waitTime)
 							+ ": the lock store did not answer (" + this.failures
 							+ " unanswered attempts in a row; the cause is the last failure)",
 					this.lastFailure);

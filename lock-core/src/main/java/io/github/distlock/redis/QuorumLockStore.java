@@ -21,6 +21,7 @@ import io.github.distlock.store.ReleaseNotifications;
 import io.github.distlock.store.ReleaseReply;
 import io.github.distlock.store.Released;
 import io.github.distlock.store.Unknown;
+import io.github.distlock.support.DurationText;
 import io.github.distlock.support.LogSafe;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -149,7 +150,8 @@ public final class QuorumLockStore implements LockStore, AutoCloseable {
 					+ ((members != null) ? members.stream().map(Member::name).toList() : null));
 		}
 		if (nodeTimeout == null || nodeTimeout.compareTo(Duration.ofMillis(1)) < 0) {
-			throw new IllegalArgumentException("nodeTimeout must be at least 1ms, but was " + nodeTimeout);
+			throw new IllegalArgumentException(
+					"nodeTimeout must be at least 1ms, but was " + DurationText.of(nodeTimeout));
 		}
 		this.nodes = new NodeCalls(members, runtime);
 		this.runtime = runtime;

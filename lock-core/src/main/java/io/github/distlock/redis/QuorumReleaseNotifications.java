@@ -3,6 +3,7 @@ package io.github.distlock.redis;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.distlock.core.EngineRuntime;
 import io.github.distlock.store.ReleaseNotifications;
@@ -33,7 +34,11 @@ final class QuorumReleaseNotifications implements ReleaseNotifications {
 		EngineRuntime runtime = this.nodes.runtime();
 		AtomicInteger active = new AtomicInteger();
 		AtomicInteger done = new AtomicInteger();
-		Thread waiting = Thread.currentThread();
+		Thread caller = Thread.currentThread();
+		// Cleared when this call returns: a node's answer after that must not unpark the
+		// caller, whose next park would return at once (a waiter behind a local holder
+		// then spun, each turn asking every node again).
+		AtomicReference<Thread> waiting = new AtomicReference<>(caller);
 		for (ReleaseNotifications subscription : this.subscriptions) {
 			Runnable ensure = () -> {
 				boolean ok = false;
@@ -45,7 +50,10 @@ final class QuorumReleaseNotifications implements ReleaseNotifications {
 						active.incrementAndGet();
 					}
 					done.incrementAndGet();
-					runtime.unpark(waiting);
+					Thread stillWaiting = waiting.get();
+					if (stillWaiting != null) {
+						runtime.unpark(stillWaiting);
+					}
 				}
 			};
 			try {
@@ -55,14 +63,19 @@ final class QuorumReleaseNotifications implements ReleaseNotifications {
 				return false;
 			}
 		}
-		while (active.get() < majority && done.get() < this.subscriptions.size()) {
-			long left = deadlineNanos - runtime.nanoTime();
-			if (left <= 0 || waiting.isInterrupted()) {
-				break;
+		try {
+			while (active.get() < majority && done.get() < this.subscriptions.size()) {
+				long left = deadlineNanos - runtime.nanoTime();
+				if (left <= 0 || caller.isInterrupted()) {
+					break;
+				}
+				runtime.park(this, left);
 			}
-			runtime.park(this, left);
+			return active.get() >= majority;
 		}
-		return active.get() >= majority;
+		finally {
+			waiting.set(null);
+		}
 	}
 
 	@Override

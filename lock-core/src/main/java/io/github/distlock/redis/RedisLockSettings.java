@@ -2,6 +2,8 @@ package io.github.distlock.redis;
 
 import java.time.Duration;
 
+import io.github.distlock.support.DurationText;
+
 /**
  * Settings of a {@link RedisLockService}.
  *
@@ -40,8 +42,8 @@ public record RedisLockSettings(String keyPrefix, Duration leaseTime, Duration f
 		if (minReplicas > 0) {
 			requireAtLeastMillis("replicationTimeout", replicationTimeout, 1);
 			if (replicationTimeout.compareTo(leaseTime) >= 0) {
-				throw new IllegalArgumentException("replicationTimeout must be shorter than leaseTime (" + leaseTime
-						+ "), but was " + replicationTimeout);
+				throw new IllegalArgumentException("replicationTimeout must be shorter than leaseTime ("
+						+ DurationText.of(leaseTime) + "), but was " + DurationText.of(replicationTimeout));
 			}
 		}
 	}
@@ -104,7 +106,8 @@ public record RedisLockSettings(String keyPrefix, Duration leaseTime, Duration f
 
 	private static void requireAtLeastMillis(String name, Duration value, long millis) {
 		if (value == null || value.compareTo(Duration.ofMillis(millis)) < 0) {
-			throw new IllegalArgumentException(name + " must be at least " + millis + "ms, but was " + value);
+			throw new IllegalArgumentException(
+					name + " must be at least " + millis + "ms, but was " + DurationText.of(value));
 		}
 	}
 

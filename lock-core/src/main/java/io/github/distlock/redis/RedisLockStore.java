@@ -2,6 +2,8 @@ package io.github.distlock.redis;
 
 import java.time.Duration;
 
+import io.github.distlock.support.DurationText;
+
 import io.github.distlock.store.AcquireReply;
 import io.github.distlock.store.ExtendReply;
 import io.github.distlock.store.Extended;
@@ -109,7 +111,8 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 			throw new IllegalArgumentException("keyPrefix must not be null");
 		}
 		if (fencingRetention == null || fencingRetention.compareTo(Duration.ofMillis(1)) < 0) {
-			throw new IllegalArgumentException("fencingRetention must be at least 1ms, but was " + fencingRetention);
+			throw new IllegalArgumentException(
+					"fencingRetention must be at least 1ms, but was " + DurationText.of(fencingRetention));
 		}
 		this.redis = redis;
 		this.keys = new LockKeys(keyPrefix);

@@ -6,6 +6,8 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.github.distlock.support.DurationText;
+
 import org.jspecify.annotations.Nullable;
 
 import static io.github.distlock.store.InMemoryLockState.ended;
@@ -118,7 +120,8 @@ public final class InMemoryLockStore implements LockStore {
 			throw new IllegalArgumentException("clock must not be null");
 		}
 		if (fencingRetention == null || fencingRetention.compareTo(Duration.ofMillis(1)) < 0) {
-			throw new IllegalArgumentException("fencingRetention must be at least 1ms, but was " + fencingRetention);
+			throw new IllegalArgumentException(
+					"fencingRetention must be at least 1ms, but was " + DurationText.of(fencingRetention));
 		}
 		this.clock = clock;
 		this.fencingRetentionMillis = fencingRetention.toMillis();

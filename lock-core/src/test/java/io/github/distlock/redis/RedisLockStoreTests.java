@@ -157,7 +157,7 @@ class RedisLockStoreTests {
 	void badSettingsAreNamed() {
 		StringRedisTemplate template = new StringRedisTemplate();
 		assertThatIllegalArgumentException().isThrownBy(() -> new RedisLockStore(template, "distlock:", Duration.ZERO))
-			.withMessage("fencingRetention must be at least 1ms, but was PT0S");
+			.withMessage("fencingRetention must be at least 1ms, but was 0s");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> new RedisLockStore(template, "lock{", Duration.ofMinutes(1)))
 			.withMessageContaining("distributed-lock.key-prefix must be non-empty and must not contain '{' or '}'");

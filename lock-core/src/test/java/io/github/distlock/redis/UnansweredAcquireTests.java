@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockNotAcquiredException;
+import io.github.distlock.support.DurationText;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
@@ -94,7 +95,7 @@ class UnansweredAcquireTests {
 				long start = System.nanoTime();
 				assertThatExceptionOfType(LockNotAcquiredException.class)
 					.isThrownBy(() -> this.service.tryLock(id, waitTime, null))
-					.withMessageContaining("was not acquired within " + waitTime)
+					.withMessageContaining("was not acquired within " + DurationText.of(waitTime))
 					.withMessageContaining("the lock store did not answer")
 					.withCauseInstanceOf(QueryTimeoutException.class);
 				long elapsed = System.nanoTime() - start;
@@ -110,6 +111,60 @@ class UnansweredAcquireTests {
 					assertThat(attempts).hasValue(1);
 				}
 			}
+		}
+		finally {
+			this.service.destroy();
+		}
+	}
+
+	@Test
+	void aFairAcquireAppliedButUnansweredIsTriedAgainAndBecomesTheHold() {
+		// Found by the simulation (fair mode threw the store's failure at once, leaving a
+		// queue entry or grant to expire): now as the default mode, retried with the same
+		// token until the wait time ends.
+		int rounds = 10;
+		try {
+			for (int i = 0; i < rounds; i++) {
+				String id = "fair-applied-" + i;
+				AtomicInteger attempts = new AtomicInteger();
+				this.template.intercept(Thread.currentThread(), QueueScripts.ACQUIRE_FAIR, (proceed) -> {
+					Object reply = proceed.get();
+					if (attempts.incrementAndGet() == 1) {
+						throw new QueryTimeoutException("Injected: the reply was lost");
+					}
+					return reply;
+				});
+				LockHandle handle = this.service.fair().tryLock(id, Duration.ofSeconds(5), null).orElseThrow();
+				this.template.stopIntercepting(Thread.currentThread());
+				assertThat(attempts).hasValue(2);
+				assertThat(this.other.fair().tryLock(id, Duration.ZERO, null)).as("round %d", i).isEmpty();
+				handle.close();
+				assertThat(this.other.fair().tryLock(id, Duration.ZERO, null)).as("round %d", i)
+					.hasValueSatisfying(LockHandle::close);
+			}
+		}
+		finally {
+			this.service.destroy();
+		}
+	}
+
+	@Test
+	void aFairAcquireStillUnansweredAtTheDeadlineFailsWithItsCause() {
+		try {
+			this.template.intercept(Thread.currentThread(), QueueScripts.ACQUIRE_FAIR, (proceed) -> {
+				proceed.get();
+				throw new QueryTimeoutException("Injected: the reply was lost");
+			});
+			assertThatExceptionOfType(LockNotAcquiredException.class)
+				.isThrownBy(() -> this.service.fair().tryLock("fair-never-answered", Duration.ofMillis(300), null))
+				.withMessageContaining("the lock store did not answer")
+				.withCauseInstanceOf(QueryTimeoutException.class);
+			this.template.stopIntercepting(Thread.currentThread());
+			await().atMost(CLEAN_UP_BOUND)
+				.until(() -> this.other.fair().tryLock("fair-never-answered", Duration.ZERO, null).map((held) -> {
+					held.close();
+					return true;
+				}).orElse(false));
 		}
 		finally {
 			this.service.destroy();

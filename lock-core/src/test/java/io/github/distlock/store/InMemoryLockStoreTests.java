@@ -134,7 +134,7 @@ class InMemoryLockStoreTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> new InMemoryLockStore(null))
 			.withMessage("clock must not be null");
 		assertThatIllegalArgumentException().isThrownBy(() -> new InMemoryLockStore(this.clock, Duration.ZERO))
-			.withMessage("fencingRetention must be at least 1ms, but was PT0S");
+			.withMessage("fencingRetention must be at least 1ms, but was 0s");
 		assertThatIllegalArgumentException().isThrownBy(() -> this.store.subscribe(null))
 			.withMessage("listener must not be null");
 	}
