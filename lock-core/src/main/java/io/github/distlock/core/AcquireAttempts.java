@@ -131,6 +131,7 @@ final class AcquireAttempts {
 		unanswered.unanswered(owner, sentAt, failure);
 		if (queueing != null) {
 			queueing.hadUnanswered = true;
+			queueing.grants.unanswered(sentAt);
 		}
 	}
 

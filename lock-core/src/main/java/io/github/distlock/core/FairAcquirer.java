@@ -121,6 +121,7 @@ final class FairAcquirer {
 					// Maybe applied (queued, or granted): tried again with the same token
 					// after a back-off, until the wait time ends.
 					unanswered.unanswered(owner, sentAt, unknown.cause());
+					grants.unanswered(sentAt);
 					if (remaining <= 0) {
 						this.releaser.releaseLater(entry.key, owner);
 						unanswered.throwIfPending(entry.lockId, waitTime);

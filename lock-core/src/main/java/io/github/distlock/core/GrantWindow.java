@@ -19,12 +19,19 @@ package io.github.distlock.core;
  * {@code j} any more), and stays where it is otherwise (a grant made then may have run
  * out; the announcement it sent then finds a deadline in the past, and the waiter claims
  * the lock with a round trip, as it does when an announcement is lost).
+ * <p>
+ * An attempt that went unanswered may have been applied at any moment after it was sent:
+ * it moves nothing on, but the first attempt of all, answered or not, is where the
+ * earliest possible grant starts (no grant precedes the first write). Starting it at the
+ * first <em>refused</em> attempt instead held a grant made to an unanswered first attempt
+ * long after its lease had run out (found by the simulation, seed 1736).
  */
 final class GrantWindow {
 
 	/** The lease of a grant: the one asked for; 0 when the store never grants. */
 	private final long leaseNanos;
 
+	/** Whether an attempt was sent and answered with a refusal or not at all. */
 	private boolean refused;
 
 	private long earliestGrantNanos;
@@ -35,6 +42,17 @@ final class GrantWindow {
 	 */
 	GrantWindow(long leaseNanos) {
 		this.leaseNanos = leaseNanos;
+	}
+
+	/**
+	 * An attempt sent at {@code sentAtNanos} went unanswered: it may have been applied at
+	 * any moment since.
+	 */
+	void unanswered(long sentAtNanos) {
+		if (!this.refused) {
+			this.earliestGrantNanos = sentAtNanos;
+		}
+		this.refused = true;
 	}
 
 	/**

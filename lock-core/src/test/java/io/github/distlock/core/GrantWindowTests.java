@@ -56,6 +56,25 @@ class GrantWindowTests {
 	}
 
 	@Test
+	void anUnansweredFirstAttemptStartsTheWindowAtItsSending() {
+		// Seed 1736 of the simulation: the first attempt (sent at 0, lease 532 ms) went
+		// unanswered after a 1 s timeout but was queued, and granted at 13 ms; the retry
+		// at 1000 ms was refused. The grant announced meanwhile had run out.
+		GrantWindow shortLease = new GrantWindow(ms(532));
+		shortLease.unanswered(ms(0));
+		shortLease.refused(ms(1000), ms(1001));
+		assertThat(shortLease.deadlineNanos(ms(1001))).isEqualTo(ms(532));
+		assertThat(shortLease.holdsLongEnough(ms(1001))).isFalse();
+	}
+
+	@Test
+	void aLaterUnansweredAttemptMovesNothing() {
+		this.window.refused(ms(100), ms(101));
+		this.window.unanswered(ms(5000));
+		assertThat(this.window.deadlineNanos(ms(6000))).isEqualTo(ms(30_100));
+	}
+
+	@Test
 	void aStoreThatNeverGrantsNeverHoldsAGrant() {
 		GrantWindow never = new GrantWindow(0);
 		never.refused(ms(100), ms(101));
