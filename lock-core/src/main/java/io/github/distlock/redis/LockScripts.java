@@ -122,9 +122,12 @@ final class LockScripts {
 	 * Finding our own token means the lock was granted to this acquisition (whose owner
 	 * token is the same for all its attempts, see {@link QueueScripts#ACQUIRE_QUEUED}),
 	 * or that this is a replay of the same acquire (Lettuce re-sends unanswered commands
-	 * after a reconnect): it counts as acquired, with a new fencing token and the lease
-	 * reset to the one asked for, instead of leaving a lock nobody knows it holds until
-	 * its lease ends.
+	 * after a reconnect): it counts as acquired, with a new fencing token and at least
+	 * the lease asked for, instead of leaving a lock nobody knows it holds until its
+	 * lease ends. A lease that runs longer is kept: a replay arriving after the holder
+	 * extended its lease must not end the lock before the holder's deadline (found by the
+	 * simulation, seed 957: the holder's 2.7 s lease was cut back to the 720 ms it had
+	 * asked for, and another owner got the lock while it still held it).
 	 */
 	static final RedisScript<Long> ACQUIRE = RedisScript.of(OWNS + RECEIPT + refuseEnded("KEYS[3]") + """
 			if redis.call('set', KEYS[1], ARGV[1], 'nx', 'px', ARGV[2]) then
@@ -133,7 +136,7 @@ final class LockScripts {
 			end
 			local current = redis.call('get', KEYS[1])
 			if owns(current, ARGV[1]) then
-			  redis.call('pexpire', KEYS[1], ARGV[2])
+			  if redis.call('pttl', KEYS[1]) < tonumber(ARGV[2]) then redis.call('pexpire', KEYS[1], ARGV[2]) end
 			""" + NEXT_FENCING_TOKEN + """
 			  return token
 			end
@@ -156,6 +159,16 @@ final class LockScripts {
 	 * instead, which a cluster broadcasts to every node.
 	 */
 	private static String freeWithReceipt(int receipt, int ttl, int channel, int queue, int grantLease, int fence) {
+		return freeWithReceipt(receipt, ttl, channel, queue, grantLease, fence, "true");
+	}
+
+	/**
+	 * {@link #freeWithReceipt(int, int, int, int, int, int)} announcing a release only
+	 * when the Lua condition {@code announceIf} holds (a grant is always announced: the
+	 * granted waiter learns of it so).
+	 */
+	private static String freeWithReceipt(int receipt, int ttl, int channel, int queue, int grantLease, int fence,
+			String announceIf) {
 		return """
 				  note_ended(KEYS[%1$d], ARGV[%2$d], ARGV[1])
 				  local head, entry = nil, nil
@@ -165,19 +178,20 @@ final class LockScripts {
 				      ARGV[%2$d])
 				  else
 				    redis.call('del', KEYS[1])
-				    if current ~= ARGV[1] then announce(ARGV[%3$d], KEYS[1]) end
+				    if current ~= ARGV[1] and %7$s then announce(ARGV[%3$d], KEYS[1]) end
 				  end
-				""".formatted(receipt, ttl, channel, queue, grantLease, fence);
+				""".formatted(receipt, ttl, channel, queue, grantLease, fence, announceIf);
 	}
 
 	/**
 	 * KEYS: lock, receipt, queue, waiting, fence. ARGV: owner, release channel, receipt
-	 * ttl ms (the fence retention), grant lease ms. Deletes the lock if owned, noting the
-	 * owner's end in the receipt; when it was contended, grants it to the live head of
-	 * the fair queue, or else publishes the key. Returns 1 if released (also when a
-	 * replay finds the owner in the receipt: the first run released it), 0 if not owned
-	 * (expired or taken); an owner that does not hold the lock is withdrawn from the fair
-	 * queue and noted as ended, so that a late copy of its acquire changes nothing.
+	 * ttl ms (the fence retention), grant lease ms, "1" to withdraw (announce no release;
+	 * optional). Deletes the lock if owned, noting the owner's end in the receipt; when
+	 * it was contended, grants it to the live head of the fair queue, or else publishes
+	 * the key (unless withdrawn). Returns 1 if released (also when a replay finds the
+	 * owner in the receipt: the first run released it), 0 if not owned (expired or
+	 * taken); an owner that does not hold the lock is withdrawn from the fair queue and
+	 * noted as ended, so that a late copy of its acquire changes nothing.
 	 */
 	static final RedisScript<Long> RELEASE = release(false);
 
@@ -231,7 +245,7 @@ final class LockScripts {
 		return RedisScript.of(OWNS + RECEIPT + QueueScripts.functions(sharded) + """
 				local current = redis.call('get', KEYS[1])
 				if owns(current, ARGV[1]) then
-				""" + freeWithReceipt(2, 3, 2, 3, 4, 5) + """
+				""" + freeWithReceipt(2, 3, 2, 3, 4, 5, "ARGV[5] ~= '1'") + """
 				  return 1
 				end
 				if redis.call('exists', KEYS[4]) == 1 then redis.call('hdel', KEYS[4], ARGV[1]) end

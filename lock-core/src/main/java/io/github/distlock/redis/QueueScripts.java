@@ -146,7 +146,7 @@ final class QueueScripts {
 				end
 				local current = redis.call('get', KEYS[1])
 				if owns(current, ARGV[1]) then
-				  redis.call('pexpire', KEYS[1], ARGV[2])
+				  if redis.call('pttl', KEYS[1]) < tonumber(ARGV[2]) then redis.call('pexpire', KEYS[1], ARGV[2]) end
 				  redis.call('hdel', KEYS[4], ARGV[1])
 				""" + LockScripts.NEXT_FENCING_TOKEN + """
 				  return token
@@ -175,34 +175,36 @@ final class QueueScripts {
 
 	private static RedisScript<Long> acquireFair(boolean sharded) {
 		return RedisScript
-			.of(LockScripts.OWNS + LockScripts.RECEIPT + LockScripts.refuseEnded("KEYS[5]") + functions(sharded) + """
-					local current = redis.call('get', KEYS[1])
-					if owns(current, ARGV[1]) then
-					  redis.call('pexpire', KEYS[1], ARGV[2])
-					  redis.call('hdel', KEYS[4], ARGV[1])
-					""" + LockScripts.NEXT_FENCING_TOKEN + """
-					  return token
-					end
-					if not current then
-					  local head, entry = live_head(KEYS[3], KEYS[4])
-					  if not head or head == ARGV[1] then
-					    if head then
-					      redis.call('lpop', KEYS[3])
-					      redis.call('hdel', KEYS[4], head)
-					    end
-					    local more = live_head(KEYS[3], KEYS[4]) ~= nil
-					    redis.call('set', KEYS[1], more and (ARGV[1] .. '+') or ARGV[1], 'px', ARGV[2])
-					""" + LockScripts.NEXT_FENCING_TOKEN + """
-					    return token
-					  end
-					  grant(KEYS[1], KEYS[3], KEYS[4], head, entry, ARGV[5], ARGV[6], KEYS[2], ARGV[3])
-					end
-					local wait = tonumber(ARGV[4])
-					if wait > 0 then
-					""" + ENQUEUE_OWNER + """
-					end
-					current = redis.call('get', KEYS[1])
-					""" + REFUSE, Long.class);
+			.of(LockScripts.OWNS + LockScripts.RECEIPT + LockScripts.refuseEnded("KEYS[5]") + functions(sharded)
+					+ """
+							local current = redis.call('get', KEYS[1])
+							if owns(current, ARGV[1]) then
+							  if redis.call('pttl', KEYS[1]) < tonumber(ARGV[2]) then redis.call('pexpire', KEYS[1], ARGV[2]) end
+							  redis.call('hdel', KEYS[4], ARGV[1])
+							"""
+					+ LockScripts.NEXT_FENCING_TOKEN + """
+							  return token
+							end
+							if not current then
+							  local head, entry = live_head(KEYS[3], KEYS[4])
+							  if not head or head == ARGV[1] then
+							    if head then
+							      redis.call('lpop', KEYS[3])
+							      redis.call('hdel', KEYS[4], head)
+							    end
+							    local more = live_head(KEYS[3], KEYS[4]) ~= nil
+							    redis.call('set', KEYS[1], more and (ARGV[1] .. '+') or ARGV[1], 'px', ARGV[2])
+							""" + LockScripts.NEXT_FENCING_TOKEN + """
+							    return token
+							  end
+							  grant(KEYS[1], KEYS[3], KEYS[4], head, entry, ARGV[5], ARGV[6], KEYS[2], ARGV[3])
+							end
+							local wait = tonumber(ARGV[4])
+							if wait > 0 then
+							""" + ENQUEUE_OWNER + """
+							end
+							current = redis.call('get', KEYS[1])
+							""" + REFUSE, Long.class);
 	}
 
 	private QueueScripts() {

@@ -43,20 +43,17 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * {@code lease - elapsed - drift}.
  * <p>
  * <b>Refusals.</b> When a majority of nodes hold the lock for others, the reply is
- * {@link HeldByOther} with the time until a majority of those keys expire. When no
- * majority either way is seen although a majority answered, the reply is
- * {@link HeldByOther} with a random 1–20 ms: the engine re-checks after about that long.
- * When this acquirer got some nodes but not a majority (a split vote between racing
- * acquirers), it frees them and pauses a random 1–20 ms before it answers: only the store
- * can tell a split vote from a held lock, and a caller that retries at once (the engine
- * does, once, after queueing its waiter) must not meet the same race again. When fewer
- * than a majority answer, the reply is {@link Unknown} with a cause naming every node and
- * why; the engine then tries again with the same owner token after a back-off, until its
- * wait time ends (then it fails with that cause). Nothing is released on the nodes for an
- * {@code Unknown} answer: a retry of the same token may be queued on a slow node ahead of
- * such a release, which would then take the retry's write away from a majority it was
- * counted in. The caller releases a token it gives up (owner-checked), as the engine
- * does.
+ * {@link HeldByOther} with the time until a majority of those keys expire. When this
+ * acquirer got some nodes but not a majority (a split vote between racing acquirers, or a
+ * holder whose majority left nodes free), it withdraws them without announcing a release
+ * and answers {@link HeldByOther} with a short re-check delay that grows while it happens
+ * again (see {@link QuorumRefusal}). When fewer than a majority answer, the reply is
+ * {@link Unknown} with a cause naming every node and why; the engine then tries again
+ * with the same owner token after a back-off, until its wait time ends (then it fails
+ * with that cause). Nothing is released on the nodes for an {@code Unknown} answer: a
+ * retry of the same token may be queued on a slow node ahead of such a release, which
+ * would then take the retry's write away from a majority it was counted in. The caller
+ * releases a token it gives up (owner-checked), as the engine does.
  * <p>
  * <b>Hand-over, extend, release.</b> Run on all nodes; a majority of nodes answering as
  * asked is success. Fewer: {@link NotOwned} when the nodes that answered otherwise leave
@@ -90,13 +87,13 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  */
 public final class QuorumLockStore implements LockStore, AutoCloseable {
 
-	private static final long MAX_SPLIT_DELAY_MILLIS = 20;
-
 	private final NodeCalls nodes;
 
 	private final QuorumVote vote;
 
 	private final QuorumGrant grant;
+
+	private final QuorumRefusal refusal;
 
 	private final EngineRuntime runtime;
 
@@ -157,6 +154,7 @@ public final class QuorumLockStore implements LockStore, AutoCloseable {
 		this.runtime = runtime;
 		this.vote = new QuorumVote(this.nodes);
 		this.grant = new QuorumGrant(new QuorumFence(this.nodes), runtime);
+		this.refusal = new QuorumRefusal(runtime);
 		this.nodeTimeoutNanos = nodeTimeout.toNanos();
 	}
 
@@ -173,47 +171,12 @@ public final class QuorumLockStore implements LockStore, AutoCloseable {
 		Replies<AcquireReply> replies = this.nodes.call(
 				(node) -> node.store().acquire(key, owner, nodeLease(leaseMillis)), acquireWait(leaseMillis),
 				(sofar) -> sofar.count(Acquired.class) >= majority || sofar.count(HeldByOther.class) > size - majority);
-		List<AcquireReply> answers = replies.answers();
-		int granted = count(answers, Acquired.class);
-		if (granted >= majority) {
+		if (count(replies.answers(), Acquired.class) >= majority) {
+			this.refusal.acquired(key);
 			return this.grant.complete(replies, key, owner, sentAt, leaseMillis, acquireWait(leaseMillis),
-					new HeldByOther(splitDelayMillis()));
+					new HeldByOther(this.refusal.splitDelayMillis()));
 		}
-		int held = count(answers, HeldByOther.class);
-		if (granted + held < majority) {
-			RuntimeException mistake = replies.mistake();
-			if (mistake != null) {
-				QuorumGrant.releaseAfter(replies, key, owner);
-				throw mistake;
-			}
-			// No clean-up here: the caller may send this owner token again (the engine
-			// does), and on a slow node that retry can be queued ahead of a release sent
-			// now, which would then remove the retry's write behind its back. The caller
-			// releases the token when it gives it up.
-			return new Unknown(replies.noMajority("Could not acquire lock key '" + LogSafe.text(key) + "': answered",
-					majority, (reply) -> reply instanceof Acquired || reply instanceof HeldByOther));
-		}
-		if (held < size) {
-			// Some nodes granted it, or may have: failed, or answered after the decision.
-			// The answer is a refusal, after which no caller sends this token again.
-			QuorumGrant.releaseAfter(replies, key, owner);
-		}
-		int mustExpire = held - (size - majority);
-		if (granted > 0) {
-			// A split vote: racing acquirers each got some nodes. Fall out of step
-			// before anyone asks again (also a caller that retries at once).
-			this.runtime.park(this, TimeUnit.MILLISECONDS.toNanos(splitDelayMillis()));
-			return new HeldByOther(splitDelayMillis());
-		}
-		if (mustExpire <= 0) {
-			return new HeldByOther(splitDelayMillis());
-		}
-		long[] leases = answers.stream()
-			.filter(HeldByOther.class::isInstance)
-			.mapToLong((reply) -> ((HeldByOther) reply).remainingLeaseMillis())
-			.sorted()
-			.toArray();
-		return new HeldByOther(holderLease(leases[mustExpire - 1]));
+		return this.refusal.refused(replies, key, owner, majority, size);
 	}
 
 	@Override
@@ -248,6 +211,14 @@ public final class QuorumLockStore implements LockStore, AutoCloseable {
 		Replies<ReleaseReply> replies = this.nodes.call((node) -> node.store().release(key, owner),
 				this.nodeTimeoutNanos, this.vote.decides(Released.class::isInstance));
 		return this.vote.outcome(replies, "release", key, Released.class::isInstance, Released.INSTANCE);
+	}
+
+	/** {@inheritDoc} On every node, as {@link #release}. */
+	@Override
+	public ReleaseReply withdraw(String key, String owner) {
+		Replies<ReleaseReply> replies = this.nodes.call((node) -> node.store().withdraw(key, owner),
+				this.nodeTimeoutNanos, this.vote.decides(Released.class::isInstance));
+		return this.vote.outcome(replies, "withdraw", key, Released.class::isInstance, Released.INSTANCE);
 	}
 
 	@Override
@@ -337,10 +308,6 @@ public final class QuorumLockStore implements LockStore, AutoCloseable {
 	 */
 	static long holderLease(long ttl) {
 		return (ttl <= 2) ? 0 : ttl - 2 - (ttl - 2) / 101;
-	}
-
-	private long splitDelayMillis() {
-		return 1 + this.runtime.jitter(MAX_SPLIT_DELAY_MILLIS - 1);
 	}
 
 	private static int count(List<?> answers, Class<?> type) {

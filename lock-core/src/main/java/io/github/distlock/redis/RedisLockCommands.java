@@ -119,10 +119,20 @@ final class RedisLockCommands {
 	 * replay, by the first run
 	 */
 	boolean release(String key, String owner) {
+		return release(key, owner, false);
+	}
+
+	/**
+	 * @param withdraw whether to announce no release (see
+	 * {@link io.github.distlock.store.LockStore#withdraw})
+	 * @return as {@link #release(String, String)}
+	 */
+	boolean release(String key, String owner, boolean withdraw) {
 		return run(new ScriptCall(this.sharded ? LockScripts.RELEASE_SHARDED : LockScripts.RELEASE,
 				List.of(key, LockKeys.receiptKey(key), LockKeys.queueKey(key), LockKeys.waitingKey(key),
 						LockKeys.fenceKey(key)),
-				List.of(owner, channel(key), this.fencingRetentionMillis, this.grantLeaseMillis))) == 1;
+				List.of(owner, channel(key), this.fencingRetentionMillis, this.grantLeaseMillis,
+						withdraw ? "1" : "0"))) == 1;
 	}
 
 	/**

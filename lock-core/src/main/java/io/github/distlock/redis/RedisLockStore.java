@@ -231,8 +231,17 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 
 	@Override
 	public ReleaseReply release(String key, String owner) {
+		return release(key, owner, false);
+	}
+
+	@Override
+	public ReleaseReply withdraw(String key, String owner) {
+		return release(key, owner, true);
+	}
+
+	private ReleaseReply release(String key, String owner, boolean withdraw) {
 		try {
-			return this.commands.release(key, owner) ? Released.INSTANCE : NotOwned.INSTANCE;
+			return this.commands.release(key, owner, withdraw) ? Released.INSTANCE : NotOwned.INSTANCE;
 		}
 		catch (RuntimeException ex) {
 			return ScriptReplies.unknownOrThrow(ex);

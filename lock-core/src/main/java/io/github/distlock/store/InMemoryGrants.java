@@ -8,8 +8,10 @@ import static io.github.distlock.store.InMemoryLockState.ended;
 import static io.github.distlock.store.InMemoryLockState.hasEnded;
 import static io.github.distlock.store.InMemoryLockState.hasReleased;
 import static io.github.distlock.store.InMemoryLockState.holder;
+import static io.github.distlock.store.InMemoryLockState.leaseEnd;
 import static io.github.distlock.store.InMemoryLockState.nextToken;
 import static io.github.distlock.store.InMemoryLockState.receiptOf;
+import static io.github.distlock.store.InMemoryLockState.remainingMillis;
 import static io.github.distlock.store.InMemoryLockState.plus;
 import static io.github.distlock.store.InMemoryLockState.unlessForgettable;
 
@@ -59,17 +61,18 @@ final class InMemoryGrants {
 			}
 			long token = nextToken(state, now);
 			reply.value = new Acquired(token);
-			return new InMemoryLockState(owner, plus(now, leaseMillis), othersQueued, token, fenceEnd(now),
+			return new InMemoryLockState(owner, leaseEnd(now, leaseMillis), othersQueued, token, fenceEnd(now),
 					receiptOf(state));
 		}
 		if (holder.equals(owner)) {
-			// Granted to us, or a replay: ours, with the lease asked for, as in Redis.
+			// Granted to us, or a replay: ours, with at least the lease asked for, as in
+			// Redis.
 			return claimed(key, state, owner, leaseMillis, now, reply);
 		}
 		if (waitMillis > 0) {
 			this.queues.enqueue(key, owner, nowMillis, plus(now, waitMillis), leaseMillis);
 		}
-		reply.value = new HeldByOther(state.leaseEndMillis() - nowMillis);
+		reply.value = new HeldByOther(remainingMillis(state, now));
 		return state.contendedNow();
 	}
 
@@ -86,7 +89,7 @@ final class InMemoryGrants {
 		long nowMillis = now.toEpochMilli();
 		String holder = holder(state, now);
 		if (owner.equals(holder)) {
-			// Granted to us (or a replay): claimed with the lease asked for.
+			// Granted to us (or a replay): claimed with at least the lease asked for.
 			return claimed(key, state, owner, leaseMillis, now, reply);
 		}
 		InMemoryLockState current = state;
@@ -96,7 +99,7 @@ final class InMemoryGrants {
 				this.queues.remove(key, owner);
 				long token = nextToken(state, now);
 				reply.value = new Acquired(token);
-				return new InMemoryLockState(owner, plus(now, leaseMillis),
+				return new InMemoryLockState(owner, leaseEnd(now, leaseMillis),
 						this.queues.liveHead(key, nowMillis) != null, token, fenceEnd(now), receiptOf(state));
 			}
 			current = granted(key, state, head, receiptOf(state), now, reply);
@@ -104,7 +107,7 @@ final class InMemoryGrants {
 		if (waitMillis > 0) {
 			this.queues.enqueue(key, owner, nowMillis, plus(now, waitMillis), leaseMillis);
 		}
-		reply.value = new HeldByOther(current.leaseEndMillis() - nowMillis);
+		reply.value = new HeldByOther(remainingMillis(current, now));
 		return current.contendedNow();
 	}
 
@@ -118,8 +121,9 @@ final class InMemoryGrants {
 		this.queues.remove(key, owner);
 		long token = nextToken(state, now);
 		reply.value = new Acquired(token);
-		return new InMemoryLockState(owner, plus(now, leaseMillis), state.contended(), token, fenceEnd(now),
-				state.receipt());
+		// At least the lease asked for; a longer one (extended since) is kept.
+		long leaseEnd = Math.max(state.leaseEndMicros(), leaseEnd(now, leaseMillis));
+		return new InMemoryLockState(owner, leaseEnd, state.contended(), token, fenceEnd(now), state.receipt());
 	}
 
 	/**
@@ -136,7 +140,7 @@ final class InMemoryGrants {
 			// A replay of a hand-over that handed over.
 			long token = nextToken(state, now);
 			reply.value = new Acquired(token);
-			return new InMemoryLockState(newOwner, state.leaseEndMillis(), state.contended(), token, fenceEnd(now),
+			return new InMemoryLockState(newOwner, state.leaseEndMicros(), state.contended(), token, fenceEnd(now),
 					state.receipt());
 		}
 		if (!owner.equals(holder)) {
@@ -157,7 +161,7 @@ final class InMemoryGrants {
 		}
 		long token = nextToken(state, now);
 		reply.value = new Acquired(token);
-		return new InMemoryLockState(newOwner, plus(now, leaseMillis), state.contended(), token, fenceEnd(now),
+		return new InMemoryLockState(newOwner, leaseEnd(now, leaseMillis), state.contended(), token, fenceEnd(now),
 				state.receipt().noted(now.toEpochMilli(), this.fencingRetentionMillis, owner, false));
 	}
 
@@ -190,11 +194,11 @@ final class InMemoryGrants {
 		reply.grantedTo = head;
 		reply.grantToken = token;
 		boolean more = this.queues.liveHead(key, now.toEpochMilli()) != null;
-		return new InMemoryLockState(head, plus(now, leaseMillis), more, token, fenceEnd(now), receipt);
+		return new InMemoryLockState(head, leaseEnd(now, leaseMillis), more, token, fenceEnd(now), receipt);
 	}
 
 	private static long remaining(@Nullable InMemoryLockState state, Instant now) {
-		return (holder(state, now) != null) ? state.leaseEndMillis() - now.toEpochMilli() : 0;
+		return remainingMillis(state, now);
 	}
 
 	private long fenceEnd(Instant now) {

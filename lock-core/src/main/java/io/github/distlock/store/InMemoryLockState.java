@@ -6,16 +6,35 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What the {@link InMemoryLockStore} knows of one key, immutable: its owner (holding
- * while the clock is before {@code leaseEndMillis}), whether an acquire was refused since
- * it was acquired, the last fencing token (kept until {@code fenceEndMillis}) and the
- * release receipt (the owners whose part in the lock ended).
+ * while the clock is before {@code leaseEndMicros}, kept in microseconds so that a lease
+ * lasts as long as asked from the moment it was set, not up to a millisecond less),
+ * whether an acquire was refused since it was acquired, the last fencing token (kept
+ * until {@code fenceEndMillis}) and the release receipt (the owners whose part in the
+ * lock ended).
  */
-record InMemoryLockState(@Nullable String owner, long leaseEndMillis, boolean contended, long lastToken,
+record InMemoryLockState(@Nullable String owner, long leaseEndMicros, boolean contended, long lastToken,
 		long fenceEndMillis, InMemoryReceipt receipt) {
 
 	/** The owner whose lease has not run out at {@code now}, if any. */
 	static @Nullable String holder(@Nullable InMemoryLockState state, Instant now) {
-		return (state != null && state.owner != null && now.toEpochMilli() < state.leaseEndMillis) ? state.owner : null;
+		return (state != null && state.owner != null && micros(now) < state.leaseEndMicros) ? state.owner : null;
+	}
+
+	/**
+	 * How long the holder's lease still runs at {@code now}, in ms rounded up; 0 if none.
+	 */
+	static long remainingMillis(@Nullable InMemoryLockState state, Instant now) {
+		return (holder(state, now) != null) ? (state.leaseEndMicros - micros(now) + 999) / 1000 : 0;
+	}
+
+	/** The end of a lease of {@code leaseMillis} set at {@code now}, in microseconds. */
+	static long leaseEnd(Instant now, long leaseMillis) {
+		long end = micros(now) + Math.min(leaseMillis, Long.MAX_VALUE / 4000) * 1000;
+		return (end < 0) ? Long.MAX_VALUE : end;
+	}
+
+	private static long micros(Instant now) {
+		return now.getEpochSecond() * 1_000_000 + now.getNano() / 1000;
 	}
 
 	/**
@@ -78,7 +97,7 @@ record InMemoryLockState(@Nullable String owner, long leaseEndMillis, boolean co
 	}
 
 	InMemoryLockState contendedNow() {
-		return this.contended ? this : new InMemoryLockState(this.owner, this.leaseEndMillis, true, this.lastToken,
+		return this.contended ? this : new InMemoryLockState(this.owner, this.leaseEndMicros, true, this.lastToken,
 				this.fenceEndMillis, this.receipt);
 	}
 
@@ -94,13 +113,13 @@ record InMemoryLockState(@Nullable String owner, long leaseEndMillis, boolean co
 	}
 
 	InMemoryLockState withReceipt(InMemoryReceipt receipt) {
-		return new InMemoryLockState(this.owner, this.leaseEndMillis, this.contended, this.lastToken,
+		return new InMemoryLockState(this.owner, this.leaseEndMicros, this.contended, this.lastToken,
 				this.fenceEndMillis, receipt);
 	}
 
 	/** Nobody holds it, and its fencing retention and receipt have passed. */
 	boolean forgettable(long nowMillis) {
-		return (this.owner == null || nowMillis >= this.leaseEndMillis) && nowMillis >= this.fenceEndMillis
+		return (this.owner == null || nowMillis * 1000 >= this.leaseEndMicros) && nowMillis >= this.fenceEndMillis
 				&& nowMillis >= this.receipt.untilMillis();
 	}
 

@@ -201,6 +201,15 @@ public final class InMemoryLockStore implements LockStore {
 
 	@Override
 	public ReleaseReply release(String key, String owner) {
+		return release(key, owner, true);
+	}
+
+	@Override
+	public ReleaseReply withdraw(String key, String owner) {
+		return release(key, owner, false);
+	}
+
+	private ReleaseReply release(String key, String owner, boolean announce) {
 		InMemoryArguments.checkKey(key);
 		InMemoryArguments.checkOwner("owner", owner);
 		Instant now = now();
@@ -222,6 +231,9 @@ public final class InMemoryLockStore implements LockStore {
 			reply.value = NotOwned.INSTANCE;
 			return ended(state, owner, now, this.fencingRetentionMillis);
 		});
+		if (!announce) {
+			reply.announce = false;
+		}
 		return announced(key, reply);
 	}
 
@@ -233,7 +245,7 @@ public final class InMemoryLockStore implements LockStore {
 		this.states.compute(key, (k, state) -> {
 			if (owner.equals(holder(state, now))) {
 				reply.value = Extended.INSTANCE;
-				return state.withLeaseEnd(plus(now, leaseMillis));
+				return state.withLeaseEnd(InMemoryLockState.leaseEnd(now, leaseMillis));
 			}
 			reply.value = NotOwned.INSTANCE;
 			return unlessForgettable(state, now);
@@ -246,7 +258,7 @@ public final class InMemoryLockStore implements LockStore {
 		InMemoryArguments.checkKey(key);
 		Instant now = now();
 		InMemoryLockState state = this.states.get(key);
-		return (holder(state, now) != null) ? state.leaseEndMillis() - now.toEpochMilli() : -1;
+		return (holder(state, now) != null) ? InMemoryLockState.remainingMillis(state, now) : -1;
 	}
 
 	/**

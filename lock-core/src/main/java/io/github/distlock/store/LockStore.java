@@ -92,7 +92,8 @@ public interface LockStore {
 	 * and answers how long the holder's lease still runs. Finding the lock held by
 	 * {@code owner} (a replay, or a lock granted to it, see
 	 * {@link #acquire(String, String, long, long)}) answers {@link Acquired} again, with
-	 * a new, greater fencing token, the lease reset to {@code leaseMillis}.
+	 * a new, greater fencing token and a lease of at least {@code leaseMillis}: a longer
+	 * one (extended since) is kept, so a late copy never cuts a holder's lease short.
 	 * <p>
 	 * After {@link HeldByOther} the caller's next attempt brings a fresh owner token: a
 	 * store may release a refused token (the quorum store does, on the nodes that granted
@@ -230,6 +231,23 @@ public interface LockStore {
 	 * {@link Unknown}
 	 */
 	ReleaseReply release(String key, String owner);
+
+	/**
+	 * {@link #release} without the announcement: for an owner that never held the lock as
+	 * a whole and gives it up, such as a quorum node's share of an acquisition that a
+	 * majority refused. Waiters its key refused on this store are refused by the lock's
+	 * holder too, or re-check by themselves; waking them would make them race for the
+	 * same share (two waiters of a quorum woke each other for as long as the holder held
+	 * the lock). The owner's end is noted as a release notes it, so a late copy of its
+	 * acquire changes nothing. The default releases, announcement included: only a
+	 * needless wake-up.
+	 * @param key the lock's key
+	 * @param owner the owner token
+	 * @return as {@link #release}
+	 */
+	default ReleaseReply withdraw(String key, String owner) {
+		return release(key, owner);
+	}
 
 	/**
 	 * Resets the lease of the lock to {@code leaseMillis} from now if {@code owner} holds

@@ -88,6 +88,14 @@ final class ReleaseAuditingStore extends ForwardingLockStore {
 		return reply;
 	}
 
+	@Override
+	public ReleaseReply withdraw(String key, String owner) {
+		Read before = read(key);
+		ReleaseReply reply = super.withdraw(key, owner);
+		audit(before, owner, reply instanceof Released, reply instanceof NotOwned);
+		return reply;
+	}
+
 	private void audit(Read before, String owner, boolean tookEffect, boolean refused) {
 		if (!before.answered) {
 			this.unaudited.incrementAndGet();

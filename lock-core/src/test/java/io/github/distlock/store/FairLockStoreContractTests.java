@@ -69,6 +69,15 @@ public abstract class FairLockStoreContractTests {
 	}
 
 	@Test
+	void aLateCopyOfTheHoldersFairAcquireNeverCutsTheLeaseItExtendedTo() {
+		String holder = owner();
+		assertThat(this.store.acquireFair(this.key, holder, 1_000, LONG)).isInstanceOf(Acquired.class);
+		assertThat(this.store.extend(this.key, holder, 10 * LONG)).isEqualTo(Extended.INSTANCE);
+		assertThat(this.store.acquireFair(this.key, holder, 1_000, LONG)).isInstanceOf(Acquired.class);
+		assertThat(this.store.remainingLeaseMillis(this.key)).isGreaterThan(5 * LONG);
+	}
+
+	@Test
 	void releasesGrantTheLockToTheQueuedOwnersInArrivalOrderWithGreaterFencingTokens() {
 		String holder = owner();
 		long holderToken = acquired(holder);

@@ -75,6 +75,11 @@ public abstract class ForwardingLockStore implements LockStore {
 	}
 
 	@Override
+	public ReleaseReply withdraw(String key, String owner) {
+		return this.delegate.withdraw(key, owner);
+	}
+
+	@Override
 	public ExtendReply extend(String key, String owner, long leaseMillis) {
 		return this.delegate.extend(key, owner, leaseMillis);
 	}

@@ -106,6 +106,15 @@ final class RecordingLockStore implements LockStore {
 	}
 
 	@Override
+	public ReleaseReply withdraw(String key, String owner) {
+		synchronized (this.records) {
+			ReleaseReply reply = this.store.withdraw(key, owner);
+			ended(owner, (reply instanceof Released) ? LockRecord.Kind.RELEASED : LockRecord.Kind.LOST);
+			return reply;
+		}
+	}
+
+	@Override
 	public ExtendReply extend(String key, String owner, long leaseMillis) {
 		synchronized (this.records) {
 			ExtendReply reply = this.store.extend(key, owner, leaseMillis);
