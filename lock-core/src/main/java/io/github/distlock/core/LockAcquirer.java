@@ -188,7 +188,12 @@ final class LockAcquirer {
 						return null;
 					}
 					// A hand-over to this waiter is in flight; its outcome arrives within
-					// one round trip.
+					// one round trip. An interrupt meanwhile is kept for then, so that
+					// the
+					// park parks (with the flag set, it returns at once: a spin).
+					if (Thread.interrupted()) {
+						interrupted = true;
+					}
 					waiter.park(TimeUnit.MILLISECONDS.toNanos(10));
 					continue;
 				}
@@ -249,7 +254,9 @@ final class LockAcquirer {
 					return;
 				}
 				// A hand-over to this waiter is in flight; its outcome arrives within one
-				// round trip.
+				// round trip. An interrupt meanwhile is restored at the end, not left set
+				// for the park to return at once.
+				interrupted |= Thread.interrupted();
 				waiter.park(TimeUnit.MILLISECONDS.toNanos(10));
 			}
 		}

@@ -116,11 +116,23 @@ final class Waiter {
 
 	/**
 	 * Parks unless signalled since the last call; returns early on signal, grant or
-	 * interrupt.
+	 * interrupt, and only then. A bare unpark is not a reason: a reply to a call the
+	 * waiter already returned from (a quorum node answering after a majority did) leaves
+	 * a permit behind, and a waiter woken by it went round its loop again, asking the
+	 * store anew, whose late replies left new permits: waiting turned into spinning (166
+	 * subscription checks a second instead of 8, on a loaded machine). So it parks again
+	 * for what is left.
 	 */
 	void park(long nanos) {
 		if (!this.signalled && this.state.get() != State.GRANTED) {
-			this.runtime.park(this, nanos);
+			long until = this.runtime.nanoTime() + nanos;
+			long left = nanos;
+			do {
+				this.runtime.park(this, left);
+				left = until - this.runtime.nanoTime();
+			}
+			while (left > 0 && !this.signalled && this.state.get() != State.GRANTED
+					&& !Thread.currentThread().isInterrupted());
 		}
 		this.signalled = false;
 	}

@@ -98,6 +98,33 @@ class WaiterTests {
 		assertThat(waiter.state()).isEqualTo(Waiter.State.GRANTED);
 	}
 
+	@Test
+	void anUnparkWithoutASignalDoesNotEndThePark() {
+		// Three stray permits (replies to calls the waiter returned from), then the time
+		// passes: the park goes on through them and ends at its time, not at the first.
+		StrayPermits runtime = new StrayPermits(3);
+		Waiter waiter = new Waiter(Thread.currentThread(), 0, runtime);
+		waiter.park(TimeUnit.MILLISECONDS.toNanos(100));
+		assertThat(runtime.parks).isEqualTo(4);
+		assertThat(runtime.now).isEqualTo(TimeUnit.MILLISECONDS.toNanos(100));
+	}
+
+	@Test
+	void anInterruptEndsThePark() {
+		StrayPermits runtime = new StrayPermits(Integer.MAX_VALUE);
+		Waiter waiter = new Waiter(Thread.currentThread(), 0, runtime);
+		Thread.currentThread().interrupt();
+		try {
+			waiter.park(LONG_PARK);
+			// One park, returning at once as the JVM's does for an interrupted thread,
+			// and no more.
+			assertThat(runtime.parks).isOne();
+		}
+		finally {
+			assertThat(Thread.interrupted()).isTrue();
+		}
+	}
+
 	/**
 	 * Parks for a minute: returns at once only if a signal or grant was kept for the
 	 * park.
@@ -127,6 +154,57 @@ class WaiterTests {
 		}
 		assertThat(waiter.state()).isEqualTo(state);
 		return waiter;
+	}
+
+	/**
+	 * A runtime whose first parks return at once, as after a stray unpark, and whose
+	 * later parks let the time they asked for pass.
+	 */
+	private static final class StrayPermits implements EngineRuntime {
+
+		private final int stray;
+
+		int parks;
+
+		long now;
+
+		StrayPermits(int stray) {
+			this.stray = stray;
+		}
+
+		@Override
+		public long nanoTime() {
+			return this.now;
+		}
+
+		@Override
+		public void park(Object blocker, long nanos) {
+			this.parks++;
+			if (this.parks > this.stray) {
+				this.now += nanos;
+			}
+		}
+
+		@Override
+		public void unpark(Thread thread) {
+			throw new UnsupportedOperationException("not used by a parking waiter");
+		}
+
+		@Override
+		public TaskPool newTaskPool(String name, int threads, boolean endWhenIdle) {
+			throw new UnsupportedOperationException("not used by a parking waiter");
+		}
+
+		@Override
+		public long jitter(long bound) {
+			return 0;
+		}
+
+		@Override
+		public String newOwnerToken() {
+			return "owner";
+		}
+
 	}
 
 }
