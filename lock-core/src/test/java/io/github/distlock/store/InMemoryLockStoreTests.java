@@ -65,6 +65,21 @@ class InMemoryLockStoreTests {
 	}
 
 	@Test
+	void aLeaseSetWithinAMillisecondLastsAsLongAsAskedFromThatMoment() {
+		// Found by the simulation: lease ends kept in milliseconds cut the
+		// sub-millisecond
+		// part of the moment a lease was set, ending it up to 1 ms early while its holder
+		// counted from before it asked.
+		this.clock.advance(Duration.ofNanos(900_000));
+		this.store.acquire("lock", "owner", 1_000);
+		this.clock.advance(Duration.ofNanos(999_500_000));
+		assertThat(this.store.remainingLeaseMillis("lock")).isEqualTo(1);
+		assertThat(this.store.acquire("lock", "other", 1_000)).isEqualTo(new HeldByOther(1));
+		this.clock.advance(Duration.ofNanos(500_000));
+		assertThat(this.store.remainingLeaseMillis("lock")).isEqualTo(-1);
+	}
+
+	@Test
 	void fencingTokensAreTheClockInMicrosecondsUnlessThatWouldNotIncrease() {
 		assertThat(this.store.acquire("lock", "a", 1_000)).isEqualTo(new Acquired(1767225600000000L));
 		assertThat(this.store.acquire("lock", "a", 1_000)).isEqualTo(new Acquired(1767225600000001L));

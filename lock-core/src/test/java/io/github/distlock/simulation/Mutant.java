@@ -1,0 +1,164 @@
+package io.github.distlock.simulation;
+
+import java.util.List;
+
+/**
+ * A defect fixed by an earlier issue, put back: edits of the main sources (each
+ * {@code find} text must occur exactly {@code times} times, so a mutant whose code moved
+ * fails loudly instead of testing nothing). {@link Mutants} compiles the edited classes
+ * and runs the simulation over them; {@link MutantsTests} shows that it finds each.
+ */
+enum Mutant {
+
+	/**
+	 * Issue 10, defect 1: a waiter whose own attempt threw went back to WAITING, so a
+	 * local holder releasing meanwhile handed the lock over to a thread that was leaving,
+	 * and the leaving thread kept nothing of it: the hand-over's lock was renewed for
+	 * nobody.
+	 */
+	GHOST_HAND_OVER("ghost hand-over (issue 10, 1)", """
+			not findable: its window, between a failed attempt and the waiter leaving the queue, \
+			holds no store call or park, where alone the simulation hands the turn on""",
+			new Edit("core/LockAcquirer.java", """
+					// Straight from ATTEMPTING to CANCELLED: no releaser can
+											// pick it for a hand-over while the failure propagates.
+											entry.waiters.cancelAttempt(waiter);""",
+					"waiter.transition(Waiter.State.ATTEMPTING, Waiter.State.WAITING);"),
+			new Edit("core/LockAcquirer.java", """
+					if (state == Waiter.State.GRANTED) {
+										HeldLock granted = waiter.granted();""", """
+					if (state == Waiter.State.GRANTED) {
+										if (state == Waiter.State.GRANTED) {
+											return;
+										}
+										HeldLock granted = waiter.granted();""")),
+
+	/**
+	 * Issue 10, defect 2: {@code extend} and the watchdog's renewal set the lease without
+	 * an order between them: a renewal's reply applied after a shorter extend left the
+	 * handle's deadline beyond the store's.
+	 */
+	EXTEND_RACING_RENEWAL("extend racing renewal (issue 10, 2)",
+			new Edit("core/HeldLock.java", "return this.leaseChange.tryLock(Math.max(remainingNanos(), 0));",
+					"return true;"),
+			new Edit("core/HeldLock.java", "this.leaseChange.lock();", ""),
+			new Edit("core/HeldLock.java", "this.leaseChange.unlock();", ""),
+			new Edit("core/LockRenewer.java",
+					"if (held.state() != HeldLock.State.HELD || held.renewalGeneration() != generation) {",
+					"if (held.state() != HeldLock.State.HELD) {", 2)),
+
+	/**
+	 * Issue 24, defect 1: a quorum acquire that fewer than a majority answered released
+	 * the token on every node, and that release could overtake the engine's retry of the
+	 * same token on a slow node, taking the retry's write away behind its back.
+	 */
+	QUORUM_RETRY_CLEAN_UP("quorum retry overtaken by its clean-up (issue 24, 1)",
+			new Edit("redis/QuorumRefusal.java", "// No clean-up here: the caller may send this owner token again",
+					"replies.afterEach((node) -> node.store().release(key, owner));\n// The caller may send it again")),
+
+	/**
+	 * Issue 24, defect 2: a shutdown returned without waiting for the waiters it woke, so
+	 * their clean-ups (the withdrawal of a queue entry) came after the connections had
+	 * closed, and the next release granted the lock to a waiter that was gone.
+	 */
+	SHUTDOWN_QUEUE_ENTRY("shutdown leaves a queue entry (issue 24, 2)",
+			new Edit("core/EngineShutdown.java", "if (this.acquisitions.get() <= own) {", "if (own >= 0) {")),
+
+	/**
+	 * Issue 24, defect 3: a grant set the store's short grant lease (2 s), not the lease
+	 * the waiter asked for; the waiter holds a grant for the lease it asked for.
+	 */
+	GRANT_SHORT_LEASE("grant's short lease (issue 24, 3)",
+			new Edit("store/InMemoryGrants.java", "long leaseMillis = this.queues.leaseOf(key, head);",
+					"long leaseMillis = InMemoryLockStore.GRANT_LEASE.toMillis();")),
+
+	/**
+	 * Issue 24, defect 4: an acquire applied after its owner's acquisition had ended (a
+	 * late copy, or a retry cleaned up on another connection) queued the departed owner
+	 * again or took the free lock for it.
+	 */
+	LATE_QUEUED_ATTEMPT("late queued attempt (issue 24, 4)", new Edit("store/InMemoryGrants.java", """
+			if (hasEnded(state, owner, now)) {
+						reply.value = new HeldByOther(remaining(state, now));
+						return state;
+					}""", "", 2)),
+
+	/**
+	 * Found by the simulation (issue 25): fair mode threw the store's failure at once
+	 * when an acquire went unanswered, instead of trying the same token again until its
+	 * wait time ended.
+	 */
+	FAIR_UNANSWERED_THROWS("fair acquire unanswered thrown at once (issue 25)", new Edit("core/FairAcquirer.java", """
+			if (reply instanceof Unknown unknown
+							&& (Thread.currentThread().isInterrupted() || Interrupts.isCause(unknown.cause()))) {""",
+			"""
+					if (reply instanceof Unknown unknown) {
+						this.releaser.releaseLater(entry.key, owner);
+						throw unknown.cause();
+					}
+					if (reply instanceof Unknown unknown
+							&& (Thread.currentThread().isInterrupted() || Interrupts.isCause(unknown.cause()))) {""")),
+
+	/**
+	 * Found by the simulation (issue 25, seed 1736 of its first model): the window of an
+	 * announced grant started at the first refused attempt, also when an earlier attempt
+	 * had gone unanswered and been queued.
+	 */
+	GRANT_WINDOW_SKIPS_UNANSWERED("grant window skips unanswered attempts (issue 25)",
+			new Edit("core/AcquireAttempts.java", "queueing.grants.unanswered(sentAt);", ""),
+			new Edit("core/FairAcquirer.java", "grants.unanswered(sentAt);", "")),
+
+	/**
+	 * Found by the simulation (issue 25, seeds 2315 and 2555 of its first model): the
+	 * in-memory store ended leases up to a millisecond early.
+	 */
+	IN_MEMORY_LEASE_IN_MILLIS("in-memory lease ends in milliseconds (issue 25)",
+			new Edit("store/InMemoryLockState.java", "return now.getEpochSecond() * 1_000_000 + now.getNano() / 1000;",
+					"return now.toEpochMilli() * 1000;"));
+
+	private final String title;
+
+	private final String notFindable;
+
+	private final List<Edit> edits;
+
+	Mutant(String title, Edit... edits) {
+		this(title, null, edits);
+	}
+
+	Mutant(String title, String notFindable, Edit... edits) {
+		this.title = title;
+		this.notFindable = notFindable;
+		this.edits = List.of(edits);
+	}
+
+	String title() {
+		return this.title;
+	}
+
+	/** Why the simulation cannot find this one, or {@code null} if it can. */
+	String notFindable() {
+		return this.notFindable;
+	}
+
+	List<Edit> edits() {
+		return this.edits;
+	}
+
+	/**
+	 * One edit of a main source file.
+	 *
+	 * @param file the file, relative to {@code io/github/distlock}
+	 * @param find the text to replace (whitespace at line starts is ignored)
+	 * @param replace its replacement
+	 * @param times how often {@code find} occurs; all are replaced
+	 */
+	record Edit(String file, String find, String replace, int times) {
+
+		Edit(String file, String find, String replace) {
+			this(file, find, replace, 1);
+		}
+
+	}
+
+}

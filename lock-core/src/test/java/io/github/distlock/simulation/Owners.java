@@ -1,0 +1,118 @@
+package io.github.distlock.simulation;
+
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Who an owner token belongs to, as far as the world saw it: the process and thread whose
+ * store call sent it, the fencing token each lock reply gave it, and which threads are in
+ * the middle of a lock operation (an acquisition, or a release that may hand the lock
+ * over) with which tokens. The monitor tells a lock held for somebody from a ghost lock
+ * with it.
+ */
+final class Owners {
+
+	private static final int RECENTLY_ENDED = 8;
+
+	private final Map<String, SimProcess> processOf = new HashMap<>();
+
+	/**
+	 * Per lock id, the owner each fencing token was given to (tokens repeat across ids).
+	 */
+	private final Map<String, Map<Long, String>> ownerOfToken = new HashMap<>();
+
+	/** Tokens sent by each thread during its current lock operation. */
+	private final Map<SimThread, Set<String>> inFlight = new HashMap<>();
+
+	/**
+	 * Per lock id, the last owners whose release was answered (released, or not owned),
+	 * as many as the store's receipt is sure to remember and half again.
+	 */
+	private final Map<String, ArrayDeque<String>> ended = new HashMap<>();
+
+	/** Owners of open handles: lock id -> owner token -> holds open. */
+	private final Map<String, Map<String, Integer>> open = new HashMap<>();
+
+	void sent(SimThread thread, String owner) {
+		if (thread != null) {
+			this.processOf.putIfAbsent(owner, thread.process());
+			Set<String> tokens = this.inFlight.get(thread);
+			if (tokens != null) {
+				tokens.add(owner);
+			}
+		}
+	}
+
+	void acquired(String lockId, String owner, long fencingToken) {
+		this.ownerOfToken.computeIfAbsent(lockId, (id) -> new HashMap<>()).put(fencingToken, owner);
+	}
+
+	/** A release of {@code owner} was answered: its part in the lock ended. */
+	void ended(String lockId, String owner) {
+		ArrayDeque<String> last = this.ended.computeIfAbsent(lockId, (id) -> new ArrayDeque<>());
+		last.remove(owner);
+		last.addLast(owner);
+		if (last.size() > RECENTLY_ENDED) {
+			last.removeFirst();
+		}
+	}
+
+	/**
+	 * Whether {@code owner} is one of the last owners of the lock whose release was
+	 * answered: the store refuses any late copy of their acquires (its receipt remembers
+	 * 16; half of that, so that endings the client did not see cannot push them out).
+	 */
+	boolean recentlyEnded(String lockId, String owner) {
+		ArrayDeque<String> last = this.ended.get(lockId);
+		return last != null && last.contains(owner);
+	}
+
+	String ownerOf(String lockId, long fencingToken) {
+		Map<Long, String> owners = this.ownerOfToken.get(lockId);
+		return (owners != null) ? owners.get(fencingToken) : null;
+	}
+
+	SimProcess processOf(String owner) {
+		return this.processOf.get(owner);
+	}
+
+	void operationStarted(SimThread thread) {
+		this.inFlight.put(thread, new HashSet<>());
+	}
+
+	void operationEnded(SimThread thread) {
+		this.inFlight.remove(thread);
+	}
+
+	void opened(String lockId, String owner) {
+		this.open.computeIfAbsent(lockId, (id) -> new HashMap<>()).merge(owner, 1, Integer::sum);
+	}
+
+	void closed(String lockId, String owner) {
+		Map<String, Integer> owners = this.open.get(lockId);
+		if (owners != null) {
+			owners.computeIfPresent(owner, (o, count) -> (count > 1) ? count - 1 : null);
+		}
+	}
+
+	/**
+	 * Whether the lock held for {@code owner} is accounted for: an open handle holds it,
+	 * or a thread is in the middle of an operation that sent it.
+	 */
+	boolean accountedFor(String lockId, String owner) {
+		Map<String, Integer> owners = this.open.get(lockId);
+		if (owners != null && owners.containsKey(owner)) {
+			return true;
+		}
+		for (Map.Entry<SimThread, Set<String>> entry : this.inFlight.entrySet()) {
+			if (entry.getValue().contains(owner) && !entry.getKey().process().isCrashed()) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+}

@@ -1,0 +1,182 @@
+package io.github.distlock.simulation;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+import io.github.distlock.LockHandle;
+import io.github.distlock.LockLostException;
+import io.github.distlock.LockNotAcquiredException;
+import io.github.distlock.LockService;
+
+/**
+ * The threads of an instance: each, until the workload ends, takes a random lock id with
+ * a random wait (from none to seconds), a fixed lease or an auto-renewed one, fair or not
+ * (fair locks on a single node only); holds it for a random time, longer than its lease
+ * now and then, checking it still holds it and writing to the id's fenced register every
+ * so often, extending it now and then; and closes it. Every step goes to the
+ * {@link Observations}.
+ */
+final class Workload {
+
+	private static final List<Duration> WAITS = List.of(Duration.ZERO, Duration.ofMillis(50), Duration.ofMillis(300),
+			Duration.ofSeconds(2), Duration.ofSeconds(5));
+
+	private final Simulation world;
+
+	private final Owners owners;
+
+	private final Observations observations;
+
+	private final Waiting waiting;
+
+	private final List<String> lockIds;
+
+	private final boolean fairAllowed;
+
+	private final long slackNanos;
+
+	Workload(Simulation world, Owners owners, Observations observations, Waiting waiting, List<String> lockIds,
+			boolean fairAllowed, long slackNanos) {
+		this.world = world;
+		this.owners = owners;
+		this.observations = observations;
+		this.waiting = waiting;
+		this.lockIds = lockIds;
+		this.fairAllowed = fairAllowed;
+		this.slackNanos = slackNanos;
+	}
+
+	/** The body of one workload thread of {@code instance}, until {@code endNanos}. */
+	void run(Instance instance, long endNanos) {
+		Random random = this.world.random();
+		SimThread me = this.world.currentThread();
+		while (this.world.now() < endNanos && instance.isAlive()) {
+			String lockId = this.lockIds.get(random.nextInt(this.lockIds.size()));
+			boolean fair = this.fairAllowed && random.nextInt(4) == 0;
+			Duration wait = WAITS.get(random.nextInt(WAITS.size()));
+			Duration lease = (random.nextInt(3) == 0) ? Duration.ofMillis(300 + random.nextInt(5700)) : null;
+			LockService service = fair ? instance.engine.fair() : instance.engine;
+			Optional<LockHandle> handle = tryLock(me, service, lockId, wait, lease, fair);
+			if (handle.isPresent()) {
+				hold(me, lockId, handle.get(), random);
+			}
+			pause(random.nextInt(200));
+		}
+	}
+
+	private Optional<LockHandle> tryLock(SimThread me, LockService service, String lockId, Duration wait,
+			Duration lease, boolean fair) {
+		String what = (fair ? "fair " : "") + "tryLock('" + lockId + "', " + wait.toMillis() + " ms, "
+				+ ((lease != null) ? lease.toMillis() + " ms" : "auto") + ")";
+		this.world.trace().log(me.name, what);
+		long start = this.world.now();
+		this.owners.operationStarted(me);
+		this.waiting.started(lockId, me);
+		String outcome = "failed";
+		try {
+			Optional<LockHandle> handle = service.tryLock(lockId, wait, lease);
+			outcome = handle.isPresent() ? "acquired" : "not acquired";
+			return handle;
+		}
+		catch (LockNotAcquiredException ex) {
+			outcome = "LockNotAcquiredException";
+			this.world.trace().log(me.name, what + " failed: " + ex.getMessage());
+			return Optional.empty();
+		}
+		catch (IllegalStateException ex) {
+			// The instance shut down before the call.
+			outcome = "refused: shut down";
+			return Optional.empty();
+		}
+		catch (LockLostException ex) {
+			outcome = "LockLostException";
+			return Optional.empty();
+		}
+		finally {
+			Thread.interrupted();
+			this.waiting.ended(lockId, me);
+			this.owners.operationEnded(me);
+			if (me.isKilled()) {
+				return Optional.empty();
+			}
+			this.observations.tryLockEnded(me.name, lockId, wait.toNanos(), this.world.now() - start, this.slackNanos,
+					outcome);
+			this.world.trace().log(me.name, what + ": " + outcome);
+		}
+	}
+
+	private void hold(SimThread me, String lockId, LockHandle handle, Random random) {
+		long token = handle.fencingToken();
+		String owner = this.owners.ownerOf(lockId, token);
+		this.world.trace().log(me.name, "holds '" + lockId + "', token " + token + ", owner " + owner);
+		this.observations.holdBegan(me.name, lockId, token);
+		this.observations.holdBeganAt(lockId, token, this.world.now());
+		if (owner != null) {
+			this.owners.opened(lockId, owner);
+		}
+		try {
+			int checks = random.nextInt(6);
+			for (int i = 0; i <= checks; i++) {
+				if (handle.isHeld()) {
+					this.observations.believedHeld(me.name, lockId, token);
+				}
+				if (random.nextInt(5) == 0 && handle.isHeld()) {
+					extend(me, handle, random);
+				}
+				pause(random.nextInt(800));
+			}
+			if (handle.isHeld()) {
+				this.observations.believedHeld(me.name, lockId, token);
+			}
+		}
+		finally {
+			close(me, lockId, handle, token, owner);
+		}
+	}
+
+	private void extend(SimThread me, LockHandle handle, Random random) {
+		Duration lease = Duration.ofMillis(200 + random.nextInt(3000));
+		try {
+			boolean extended = handle.extend(lease);
+			this.world.trace().log(me.name, "extend(" + lease.toMillis() + " ms): " + extended);
+		}
+		catch (RuntimeException ex) {
+			this.world.trace().log(me.name, "extend(" + lease.toMillis() + " ms) failed: " + ex);
+		}
+	}
+
+	private void close(SimThread me, String lockId, LockHandle handle, long token, String owner) {
+		this.owners.operationStarted(me);
+		try {
+			handle.close();
+			this.world.trace().log(me.name, "released '" + lockId + "', token " + token);
+		}
+		catch (LockLostException ex) {
+			this.world.trace().log(me.name, "close: " + ex.getMessage());
+			this.observations.lossReported(me.process(), lockId, token,
+					"LockLostException at close: " + ex.getMessage());
+		}
+		catch (RuntimeException ex) {
+			this.world.trace().log(me.name, "close failed: " + ex);
+		}
+		finally {
+			Thread.interrupted();
+			this.owners.operationEnded(me);
+			if (owner != null) {
+				this.owners.closed(lockId, owner);
+			}
+		}
+	}
+
+	private void pause(long millis) {
+		long until = this.world.now() + TimeUnit.MILLISECONDS.toNanos(millis);
+		while (this.world.now() < until) {
+			this.world.park(until - this.world.now());
+			Thread.interrupted();
+		}
+	}
+
+}
