@@ -207,8 +207,15 @@ final class LockAcquirer {
 					interrupted = true;
 				}
 				// At every wake-up: a store subscribing per lock learns that this lock
-				// is still waited for, and re-subscribes one that moved.
-				subscribed = this.releases.ensureActive(entry.key, this.runtime.nanoTime());
+				// is still waited for, and re-subscribes one that moved. Not when handed
+				// the lock: subscribing again after a drop takes a round trip (a command
+				// timeout when Redis does not answer), which a short lease may not
+				// outlast (found by the simulation, seed 16490: a 657 ms lease ran out
+				// while the granted waiter re-subscribed for 1 s, and a later holder's
+				// token preceded it).
+				if (waiter.state() != Waiter.State.GRANTED) {
+					subscribed = this.releases.ensureActive(entry.key, this.runtime.nanoTime());
+				}
 			}
 		}
 		catch (Throwable ex) {

@@ -148,15 +148,18 @@ final class LockScripts {
 
 	/**
 	 * Frees KEYS[1] and notes the end of owner ARGV[1] in the receipt KEYS[receipt] for
-	 * ARGV[ttl] ms; when it was contended, grants it to the live head of the fair queue
-	 * (KEYS[queue], KEYS[queue + 1]) with the lease that head asked for (ARGV[grantLease]
-	 * ms for an entry without one) and the next token of the fencing key KEYS[fence]
-	 * (kept for ARGV[ttl] ms, the fencing retention) if there is one, and otherwise
-	 * announces the release on ARGV[channel]. On a Redis Cluster ({@code sharded}, see
-	 * {@link QueueScripts#functions}) announcements are {@code SPUBLISH}es on the lock's
-	 * own shard channel; a server without sharded pub/sub answers them with an error,
-	 * caught by {@code pcall}, and a classic {@code PUBLISH} on the same channel follows
-	 * instead, which a cluster broadcasts to every node.
+	 * ARGV[ttl] ms; when it was contended, withdraws the owner's own queue entry (left by
+	 * an earlier attempt when its last one, with no wait left, took the free lock: its
+	 * acquisition is over, a grant to it would go to nobody) and grants it to the live
+	 * head of the fair queue (KEYS[queue], KEYS[queue + 1]) with the lease that head
+	 * asked for (ARGV[grantLease] ms for an entry without one) and the next token of the
+	 * fencing key KEYS[fence] (kept for ARGV[ttl] ms, the fencing retention) if there is
+	 * one, and otherwise announces the release on ARGV[channel]. On a Redis Cluster
+	 * ({@code sharded}, see {@link QueueScripts#functions}) announcements are
+	 * {@code SPUBLISH}es on the lock's own shard channel; a server without sharded
+	 * pub/sub answers them with an error, caught by {@code pcall}, and a classic
+	 * {@code PUBLISH} on the same channel follows instead, which a cluster broadcasts to
+	 * every node.
 	 */
 	private static String freeWithReceipt(int receipt, int ttl, int channel, int queue, int grantLease, int fence) {
 		return freeWithReceipt(receipt, ttl, channel, queue, grantLease, fence, "true");
@@ -172,7 +175,10 @@ final class LockScripts {
 		return """
 				  note_ended(KEYS[%1$d], ARGV[%2$d], ARGV[1])
 				  local head, entry = nil, nil
-				  if current ~= ARGV[1] then head, entry = live_head(KEYS[%4$d], KEYS[%4$d + 1]) end
+				  if current ~= ARGV[1] then
+				    redis.call('hdel', KEYS[%4$d + 1], ARGV[1])
+				    head, entry = live_head(KEYS[%4$d], KEYS[%4$d + 1])
+				  end
 				  if head then
 				    grant(KEYS[1], KEYS[%4$d], KEYS[%4$d + 1], head, entry, ARGV[%5$d], ARGV[%3$d], KEYS[%6$d],
 				      ARGV[%2$d])

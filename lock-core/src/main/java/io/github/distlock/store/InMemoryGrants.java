@@ -172,7 +172,14 @@ final class InMemoryGrants {
 	 * @return the new state, or {@code null} when there is nothing left to remember
 	 */
 	@Nullable InMemoryLockState released(String key, InMemoryLockState state, String owner, Instant now, InMemoryReply<?> reply) {
-		String head = state.contended() ? this.queues.liveHead(key, now.toEpochMilli()) : null;
+		String head = null;
+		if (state.contended()) {
+			// Its own entry of an earlier attempt, if any, goes: an acquisition that ends
+			// is not granted the lock again (its last attempt, with no wait left, took
+			// the free lock without withdrawing the entry).
+			this.queues.remove(key, owner);
+			head = this.queues.liveHead(key, now.toEpochMilli());
+		}
 		if (head != null) {
 			InMemoryReceipt receipt = state.receipt()
 				.noted(now.toEpochMilli(), this.fencingRetentionMillis, owner, true);

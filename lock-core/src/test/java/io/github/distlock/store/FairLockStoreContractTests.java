@@ -379,6 +379,28 @@ public abstract class FairLockStoreContractTests {
 		assertThat(this.store.remainingLeaseMillis(this.key)).isEqualTo(-1);
 	}
 
+	/**
+	 * Found by the simulation (seed 21878): a waiter's last attempt, made with no wait
+	 * left, took the free lock; its entry of the earlier attempts stayed in the in-memory
+	 * queue (Redis withdrew it), and its own release granted the lock back to it.
+	 */
+	@Test
+	void aFreeLockTakenWithoutWaitingWithdrawsTheOwnersQueueEntryOfEarlierAttempts() {
+		String holder = owner();
+		acquired(holder);
+		String waiter = owner();
+		assertThat(this.store.acquire(this.key, waiter, LONG, 10 * LONG)).isInstanceOf(HeldByOther.class);
+		letLeaseRunOut(this.key);
+		// Its last attempt: no wait left.
+		assertThat(this.store.acquire(this.key, waiter, LONG, 0)).isInstanceOf(Acquired.class);
+		String next = owner();
+		assertThat(this.store.acquire(this.key, next, LONG, 10 * LONG)).isInstanceOf(HeldByOther.class);
+		assertThat(this.store.release(this.key, waiter)).isEqualTo(Released.INSTANCE);
+		// Granted to the next in line, not back to the owner that just released it.
+		assertThat(this.store.acquire(this.key, waiter, LONG, 0)).isInstanceOf(HeldByOther.class);
+		assertThat(this.store.acquire(this.key, next, LONG, 10 * LONG)).isInstanceOf(Acquired.class);
+	}
+
 	@Test
 	void aHandOverToAQueuedWaiterWithdrawsItsQueueEntry() {
 		String holder = owner();
