@@ -128,7 +128,7 @@ final class FairAcquirer {
 					}
 					waiter.park(Math.min(deadline - this.runtime.nanoTime(), unanswered.backOffNanos()));
 					if (Thread.interrupted()) {
-						this.releaser.releaseLater(entry.key, owner);
+						this.releaser.releaseAndWait(entry.key, owner);
 						throw Interrupts.restoreFlagAndFail(entry.lockId);
 					}
 					continue;
@@ -163,8 +163,9 @@ final class FairAcquirer {
 				long holderTtlMillis = ((HeldByOther) reply).remainingLeaseMillis();
 				waiter.park(Math.min(deadline - this.runtime.nanoTime(), recheckNanos(holderTtlMillis, subscribed)));
 				if (Thread.interrupted()) {
-					// Also hands on a grant it got meanwhile.
-					this.releaser.releaseLater(entry.key, owner);
+					// Also hands on a grant it got meanwhile; done before the exception,
+					// so that no release grants the lock to the entry afterwards.
+					this.releaser.releaseAndWait(entry.key, owner);
 					throw Interrupts.restoreFlagAndFail(entry.lockId);
 				}
 				granted = heldByGrant(entry, owner, waiter, grants, lease, fixedLeaseNanos);

@@ -277,6 +277,21 @@ final class LockReleaser {
 		this.detached.execute(() -> releaseQuietly(key, owner));
 	}
 
+	/**
+	 * An owner-checked release the caller waits for, run on a detached thread (an
+	 * interrupted caller's own command would be cut short) and waited for
+	 * uninterruptibly: the withdrawal of an acquisition that ends queued, so that once
+	 * {@code tryLock} returned or threw, the next release cannot grant the lock to its
+	 * queue entry (held for nobody, for the lease asked for). One round trip on a path
+	 * that gives up anyway; the command timeout at most when the store does not answer.
+	 */
+	void releaseAndWait(String key, String owner) {
+		this.detached.call(() -> {
+			releaseQuietly(key, owner);
+			return null;
+		});
+	}
+
 	/** An owner-checked release whose failure only the lease covers. */
 	void releaseQuietly(String key, String owner) {
 		try {

@@ -93,11 +93,12 @@ final class QueuedGrants {
 
 	/**
 	 * The acquisition ended: its queue entry, if an attempt may have made one, is
-	 * withdrawn from the store's queue (passing on a grant it got meanwhile), unless the
-	 * lock is held under its owner token, a hand-over withdrew it, or the token is
-	 * released anyway as an unanswered attempt's. After an unanswered attempt it is
-	 * withdrawn also when a hand-over withdrew the entry: a copy of that attempt may
-	 * still be applied, and the withdrawal makes the store refuse it.
+	 * withdrawn from the store's queue before the acquisition returns (passing on a grant
+	 * it got meanwhile; a release right after the return found the entry and granted the
+	 * lock to nobody), unless the lock is held under its owner token, a hand-over
+	 * withdrew it, or the token is released anyway as an unanswered attempt's. After an
+	 * unanswered attempt it is withdrawn also when a hand-over withdrew the entry: a copy
+	 * of that attempt may still be applied, and the withdrawal makes the store refuse it.
 	 * @param heldAs the owner token the lock is held under, or {@code null}
 	 * @param unansweredOwner the owner token of an unanswered attempt released on the way
 	 * out, or {@code null}
@@ -105,7 +106,7 @@ final class QueuedGrants {
 	void ended(LockEntry entry, QueuedAcquisition queueing, @Nullable String heldAs, @Nullable String unansweredOwner) {
 		boolean mayBeQueued = (queueing.queued && !queueing.withdrawnByHandOver) || queueing.hadUnanswered;
 		if (mayBeQueued && !queueing.owner.equals(heldAs) && !queueing.owner.equals(unansweredOwner)) {
-			this.releaser.releaseLater(entry.key, queueing.owner);
+			this.releaser.releaseAndWait(entry.key, queueing.owner);
 		}
 	}
 
