@@ -65,7 +65,7 @@ final class LockReleaser {
 	 * undone)
 	 */
 	void holdAcquired(HeldLock held) {
-		held.entry.acquiredFromRedis(held);
+		held.entry.acquiredFromStore(held);
 		if (!startHolding(held)) {
 			throw new LockNotAcquiredException(held.entry.lockId, "The LockService shut down while lock '"
 					+ LogSafe.text(held.entry.lockId) + "' was being acquired");
