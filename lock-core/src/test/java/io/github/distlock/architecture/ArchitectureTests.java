@@ -66,7 +66,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * </pre>
  *
  * A layer is a set of classes, not always a package: a package-level rule cannot say
- * where four public types belong that live in a package of another layer and cannot move
+ * where five public types belong that live in a package of another layer and cannot move
  * without breaking their users:
  * <ul>
  * <li>{@link EnableDistributedLock} sits in the root package for users, but imports the
@@ -132,9 +132,9 @@ class ArchitectureTests {
 	 * the engine use none.
 	 */
 	private static final Map<String, Set<String>> SPRING_IN_SPRING_FREE_LAYERS = Map.of(
-			// Public API users listen to with @EventListener: an ApplicationEvent. Moves
-			// to the
-			// Spring module once the engine reports losses through a listener of its own.
+			// Public API that users receive with @EventListener: an ApplicationEvent.
+			// Goes to the Spring module once the engine reports losses through a
+			// listener of its own.
 			LockLostEvent.class.getName(), Set.of("org.springframework.context.ApplicationEvent"),
 			// The engine's lifecycle is the application context's (started and stopped in
 			// phase, destroyed with it) and its losses are published as LockLostEvents.
