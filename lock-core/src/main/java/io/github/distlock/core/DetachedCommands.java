@@ -6,7 +6,7 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Redis commands that run off the caller's thread, on two daemon threads of their own
+ * Store commands that run off the caller's thread, on two daemon threads of their own
  * (never the watchdog's, whose renewals they would delay): clean-ups after an ambiguous
  * command, and repeats of release-path commands that an interrupt cut short. The threads
  * end when idle. Once closed, commands run on the caller's thread: a clean-up is never

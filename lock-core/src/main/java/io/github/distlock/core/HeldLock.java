@@ -11,14 +11,14 @@ import org.jspecify.annotations.Nullable;
  * nested (reentrant) handles of that thread.
  * <p>
  * The local deadline is measured with {@link System#nanoTime()} from before the command
- * that set the lease was sent, so it never ends later than the key's expiry in Redis: a
- * holder that was paused past its lease sees {@link #isHeld()} {@code false} on resume
+ * that set the lease was sent, so it never ends later than the key's expiry in the store:
+ * a holder that was paused past its lease sees {@link #isHeld()} {@code false} on resume
  * without a round trip.
  * <p>
  * Every command that sets the lease (renewal, {@code extend}, the expiry of a release
  * with a minimum hold time) is sent and its reply applied under {@link #lockLease()}, one
- * at a time: the last deadline set is that of the last command Redis ran, so an older,
- * longer lease can never overwrite a newer, shorter one.
+ * at a time: the last deadline set is that of the last command the store ran, so an
+ * older, longer lease can never overwrite a newer, shorter one.
  */
 final class HeldLock {
 
@@ -154,9 +154,9 @@ final class HeldLock {
 	}
 
 	/**
-	 * A lease reset sent at {@code sentAtNanos} failed, and Redis may still run it (e.g.
-	 * replayed after a reconnect): the deadline ends no later than the one it would set.
-	 * Only under {@link #lockLease()}.
+	 * A lease reset sent at {@code sentAtNanos} failed, and the store may still run it
+	 * (e.g. replayed after a reconnect): the deadline ends no later than the one it would
+	 * set. Only under {@link #lockLease()}.
 	 */
 	void leaseResetMayApply(long sentAtNanos, long leaseNanos) {
 		long deadline = sentAtNanos + leaseNanos;

@@ -72,7 +72,7 @@ final class LocalHandOver {
 		LockEntry entry = held.entry;
 		long lease = (next.fixedLeaseNanos > 0) ? next.fixedLeaseNanos : this.leaseNanos;
 		String newOwner = this.runtime.newOwnerToken();
-		boolean mayStayLocal = entry.handOversSinceRedis() < MAX_HAND_OVERS_WHILE_CONTENDED
+		boolean mayStayLocal = entry.handOversSinceStoreAcquire() < MAX_HAND_OVERS_WHILE_CONTENDED
 				&& !entry.turnForOthers.isOwed();
 		long announcementsBefore = this.grants ? -1 : entry.turnForOthers.announcements();
 		QueuedAcquisition queued = next.queued;

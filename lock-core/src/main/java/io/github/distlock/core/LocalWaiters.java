@@ -72,7 +72,7 @@ final class LocalWaiters {
 	}
 
 	/**
-	 * The waiter's own attempt in Redis failed (an exception or error): it leaves the
+	 * The waiter's own attempt in the store failed (an exception or error): it leaves the
 	 * queue at once, never {@code WAITING} again, so no releasing holder can pick it
 	 * while it leaves.
 	 * @return whether it was attempting
@@ -95,7 +95,7 @@ final class LocalWaiters {
 			this.guard.unlock();
 		}
 		if (wasHead) {
-			// The next one may have to compete in Redis now.
+			// The next one may have to compete in the store now.
 			signalHead();
 		}
 		return true;

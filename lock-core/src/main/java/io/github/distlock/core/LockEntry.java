@@ -9,11 +9,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * What this instance knows about one lock key: its local holder (and the holds handed out
  * and not closed yet), the local waiters ({@link LocalWaiters}, of which only the head
- * competes in Redis, so N local waiters cost one Redis attempt, not N), the threads
+ * competes in the store, so N local waiters cost one store attempt, not N), the threads
  * queued in the store ({@link QueuedWaiters}) and the turn owed to other instances
  * ({@link TurnForOthers}).
  * <p>
- * The guard is held only for in-memory state changes, never across a Redis call.
+ * The guard is held only for in-memory state changes, never across a store call.
  */
 final class LockEntry {
 
@@ -37,7 +37,7 @@ final class LockEntry {
 	private final ArrayList<HeldLock> unreleased = new ArrayList<>(1);
 
 	/** Consecutive hand-overs while the lock was flagged contended from outside. */
-	private int handOversSinceRedis;
+	private int handOversSinceStoreAcquire;
 
 	/** The threads of this instance waiting for the lock, in arrival order. */
 	final LocalWaiters waiters = new LocalWaiters();
@@ -104,18 +104,18 @@ final class LockEntry {
 
 	/**
 	 * No live local holder, no hand-over in flight and no local waiter ahead: a newcomer
-	 * may go straight to Redis.
+	 * may go straight to the store.
 	 */
 	boolean isFree() {
 		return !hasLiveHolder() && !this.waiters.isHandingOver() && !this.waiters.hasWaiters();
 	}
 
-	void acquiredFromRedis(HeldLock held) {
+	void acquiredFromStore(HeldLock held) {
 		this.guard.lock();
 		try {
 			this.holder = held;
 			this.unreleased.add(held);
-			this.handOversSinceRedis = 0;
+			this.handOversSinceStoreAcquire = 0;
 		}
 		finally {
 			this.guard.unlock();
@@ -127,7 +127,7 @@ final class LockEntry {
 		try {
 			this.holder = held;
 			this.unreleased.add(held);
-			this.handOversSinceRedis++;
+			this.handOversSinceStoreAcquire++;
 			this.waiters.handedOver();
 		}
 		finally {
@@ -135,8 +135,8 @@ final class LockEntry {
 		}
 	}
 
-	int handOversSinceRedis() {
-		return this.handOversSinceRedis;
+	int handOversSinceStoreAcquire() {
+		return this.handOversSinceStoreAcquire;
 	}
 
 	/** The hold of {@code thread} that it has not closed yet, held or lost, if any. */

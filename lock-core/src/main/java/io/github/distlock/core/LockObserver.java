@@ -25,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * Observation code (the user's conventions and handlers included) can throw at any step;
  * such a failure is logged and swallowed here, never propagated, because after the store
- * returned a held lock an exception would lose it (still renewed in Redis, known to
+ * returned a held lock an exception would lose it (still renewed in the store, known to
  * nobody), and at release it would skip the clean-up.
  */
 final class LockObserver {
@@ -67,7 +67,8 @@ final class LockObserver {
 	 * Runs {@code acquisition} inside an acquire observation and starts the hold
 	 * observation of the lock it returns. What the acquisition throws propagates; what
 	 * observation code throws (conventions, handlers, scope changes) is logged and never
-	 * changes the outcome, so a lock acquired in Redis is always returned to its caller.
+	 * changes the outcome, so a lock acquired in the store is always returned to its
+	 * caller.
 	 */
 	@Nullable HeldLock acquire(String lockId, @Nullable String lockName, OnLockFailure onFailure,
 			Supplier<@Nullable HeldLock> acquisition) {
@@ -84,7 +85,7 @@ final class LockObserver {
 		// their stop.
 		guardedRun(Failure.ACQUIRE_START, observation::start);
 		HeldLock held;
-		// In scope while waiting: Redis commands observed meanwhile become its children.
+		// In scope while waiting: store commands observed meanwhile become its children.
 		Observation.Scope scope = guarded(Failure.ACQUIRE_SCOPE, observation::openScope);
 		try {
 			held = acquisition.get();

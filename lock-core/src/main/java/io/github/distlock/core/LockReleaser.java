@@ -19,8 +19,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.core.NestedExceptionUtils;
-
 /**
  * Ends the outermost hold of a lock: keeps it for its minimum hold time, hands it to the
  * next local waiter without freeing it in the store ({@link LocalHandOver}), or releases
@@ -65,7 +63,7 @@ final class LockReleaser {
 	 * undone)
 	 */
 	void holdAcquired(HeldLock held) {
-		held.entry.acquiredFromRedis(held);
+		held.entry.acquiredFromStore(held);
 		if (!startHolding(held)) {
 			throw new LockNotAcquiredException(held.entry.lockId, "The LockService shut down while lock '"
 					+ LogSafe.text(held.entry.lockId) + "' was being acquired");
@@ -310,7 +308,12 @@ final class LockReleaser {
 	 * wraps.
 	 */
 	private static String withCause(RuntimeException failure) {
-		Throwable root = NestedExceptionUtils.getMostSpecificCause(failure);
+		// The deepest cause, as Spring's NestedExceptionUtils finds it, without Spring:
+		// the engine is to run without it (ArchitectureTests).
+		Throwable root = failure;
+		for (Throwable cause = failure.getCause(); cause != null && cause != root; cause = cause.getCause()) {
+			root = cause;
+		}
 		return (root != failure) ? failure + " (" + root.getMessage() + ")" : failure.toString();
 	}
 

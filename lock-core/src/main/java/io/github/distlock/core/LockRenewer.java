@@ -18,7 +18,7 @@ import org.apache.commons.logging.LogFactory;
  * failing until the local deadline passed, the lock is marked lost at once. Nothing else
  * runs on these threads: clean-ups and lock-lost listeners have their own.
  * <p>
- * A renewal call can block for the command timeout (Redis paused, network black-holed),
+ * A renewal call can block for the command timeout (store paused, network black-holed),
  * so while one is in flight a second thread, which never does I/O, guards the lease
  * deadline: the loss is signalled when the lease ends, not when the stuck call finally
  * returns.
@@ -131,8 +131,8 @@ final class LockRenewer implements AutoCloseable {
 
 	/**
 	 * {@code extend} changed the lease: renew with the new one about every third of it
-	 * from now on. Only under the held lock's lease lock, after the lease was set in
-	 * Redis.
+	 * from now on. Only under the held lock's lease lock, after the lease was set in the
+	 * store.
 	 */
 	void leaseChanged(HeldLock held, long leaseNanos) {
 		int generation = held.leaseChanged(leaseNanos);

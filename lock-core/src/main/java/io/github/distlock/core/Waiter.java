@@ -7,8 +7,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A thread of this instance waiting for a lock. It parks until signalled (release seen
- * locally or announced by Redis), handed the lock by the local holder, or its fallback
- * re-check or deadline comes.
+ * locally or announced by the store), handed the lock by the local holder, or its
+ * fallback re-check or deadline comes.
  */
 final class Waiter {
 
@@ -16,13 +16,13 @@ final class Waiter {
 
 		/** Parked or about to be; may be picked for a hand-over. */
 		WAITING,
-		/** Trying to acquire in Redis itself; not available for a hand-over. */
+		/** Trying to acquire in the store itself; not available for a hand-over. */
 		ATTEMPTING,
 		/** Picked by the releasing holder; the hand-over is in flight. */
 		GRANTING,
 		/** Holds the lock: {@link #granted} is set. */
 		GRANTED,
-		/** Acquired the lock in Redis itself and left the queue. */
+		/** Acquired the lock in the store itself and left the queue. */
 		ACQUIRED,
 		/**
 		 * Gave up (deadline, interrupt, shutdown, or its own attempt failed); out of the

@@ -5,11 +5,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
 import io.github.distlock.core.EngineRuntime;
 import io.github.distlock.core.TaskPool;
+import io.github.distlock.store.Unknown;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessResourceFailureException;
@@ -135,7 +137,7 @@ final class NodeCalls implements AutoCloseable {
 
 		private int answered;
 
-		private java.util.function.@Nullable Consumer<Member> followUp;
+		private @Nullable Consumer<Member> followUp;
 
 		private Replies(List<Member> nodes, TaskPool executor, EngineRuntime runtime) {
 			this.nodes = nodes;
@@ -147,7 +149,7 @@ final class NodeCalls implements AutoCloseable {
 		}
 
 		private void answer(int index, @Nullable R reply, @Nullable RuntimeException failure) {
-			java.util.function.Consumer<Member> then;
+			Consumer<Member> then;
 			this.lock.lock();
 			try {
 				this.replies[index] = reply;
@@ -174,7 +176,7 @@ final class NodeCalls implements AutoCloseable {
 		 * overtakes the command, also when the caller stopped waiting for it. Not waited
 		 * for.
 		 */
-		void afterEach(java.util.function.Consumer<Member> command) {
+		void afterEach(Consumer<Member> command) {
 			List<Member> ready = new ArrayList<>();
 			this.lock.lock();
 			try {
@@ -198,7 +200,7 @@ final class NodeCalls implements AutoCloseable {
 			}
 		}
 
-		private static void runQuietly(java.util.function.Consumer<Member> command, Member node) {
+		private static void runQuietly(Consumer<Member> command, Member node) {
 			try {
 				command.accept(node);
 			}
@@ -318,7 +320,7 @@ final class NodeCalls implements AutoCloseable {
 						others.add(node + " failed (" + RedisFailures.withReply(this.failures[i]) + ")");
 						causes.add(this.failures[i]);
 					}
-					else if (reply instanceof io.github.distlock.store.Unknown unknown) {
+					else if (reply instanceof Unknown unknown) {
 						others.add(node + " failed (" + RedisFailures.withReply(unknown.cause()) + ")");
 						causes.add(unknown.cause());
 					}
@@ -329,11 +331,7 @@ final class NodeCalls implements AutoCloseable {
 						others.add(node + " did not answer in time");
 					}
 				}
-				message.append(count)
-					.append(" of ")
-					.append(this.replies.length)
-					.append(" Redis nodes, a majority is ")
-					.append(needed);
+				message.append(count + " of " + this.replies.length + " Redis nodes, a majority is " + needed);
 				if (!others.isEmpty()) {
 					message.append("; ").append(String.join("; ", others));
 				}

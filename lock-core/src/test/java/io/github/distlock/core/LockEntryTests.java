@@ -102,7 +102,7 @@ class LockEntryTests {
 	void aNewcomerGoesToTheStoreOnlyWithoutALiveHolderAndWithoutWaiters() {
 		assertThat(this.entry.isFree()).isTrue();
 		HeldLock held = held(TimeUnit.SECONDS.toNanos(30));
-		this.entry.acquiredFromRedis(held);
+		this.entry.acquiredFromStore(held);
 		assertThat(this.entry.holder()).isSameAs(held);
 		assertThat(this.entry.hasLiveHolder()).isTrue();
 		assertThat(this.entry.isFree()).isFalse();
@@ -117,11 +117,11 @@ class LockEntryTests {
 	@Test
 	void aReleasedOrExpiredHolderIsNoLiveHolder() {
 		HeldLock released = held(TimeUnit.SECONDS.toNanos(30));
-		this.entry.acquiredFromRedis(released);
+		this.entry.acquiredFromStore(released);
 		released.markReleased();
 		assertThat(this.entry.hasLiveHolder()).isFalse();
 		HeldLock expired = held(0);
-		this.entry.acquiredFromRedis(expired);
+		this.entry.acquiredFromStore(expired);
 		assertThat(this.entry.hasLiveHolder()).isFalse();
 		assertThat(this.entry.isFree()).isTrue();
 	}
@@ -130,7 +130,7 @@ class LockEntryTests {
 	void anEarlierHolderGoneDoesNotForgetItsSuccessor() {
 		HeldLock first = held(TimeUnit.SECONDS.toNanos(30));
 		HeldLock successor = held(TimeUnit.SECONDS.toNanos(30));
-		this.entry.acquiredFromRedis(first);
+		this.entry.acquiredFromStore(first);
 		this.entry.handedOver(successor);
 		this.entry.holderGone(first);
 		assertThat(this.entry.holder()).isSameAs(successor);
@@ -138,14 +138,14 @@ class LockEntryTests {
 
 	@Test
 	void handOversInARowAreCountedUntilTheNextAcquisitionFromTheStore() {
-		this.entry.acquiredFromRedis(held(TimeUnit.SECONDS.toNanos(30)));
-		assertThat(this.entry.handOversSinceRedis()).isZero();
+		this.entry.acquiredFromStore(held(TimeUnit.SECONDS.toNanos(30)));
+		assertThat(this.entry.handOversSinceStoreAcquire()).isZero();
 		for (int i = 1; i <= 3; i++) {
 			this.entry.handedOver(held(TimeUnit.SECONDS.toNanos(30)));
-			assertThat(this.entry.handOversSinceRedis()).isEqualTo(i);
+			assertThat(this.entry.handOversSinceStoreAcquire()).isEqualTo(i);
 		}
-		this.entry.acquiredFromRedis(held(TimeUnit.SECONDS.toNanos(30)));
-		assertThat(this.entry.handOversSinceRedis()).isZero();
+		this.entry.acquiredFromStore(held(TimeUnit.SECONDS.toNanos(30)));
+		assertThat(this.entry.handOversSinceStoreAcquire()).isZero();
 	}
 
 	@Test
