@@ -33,11 +33,11 @@ import org.springframework.data.redis.connection.RedisNode;
  * {@code FAIL <thread> <id> <startNanos> <endNanos> <exception>}, every lost lock as
  * {@code LOST <id> <token>}.
  * <p>
- * Arguments ({@code --name=value}): {@code name}, {@code store} ({@code quorum} or
- * {@code sentinel}, see {@link NemesisLockServices}), {@code nodes}
- * ({@code host:port,...}), {@code master}, {@code fence} (port of the fenced resource's
- * Redis), {@code lease}, {@code timeout}, {@code wait}, {@code retention} (ms),
- * {@code threads}, {@code ids}.
+ * Arguments ({@code --name=value}): {@code name}, {@code store} ({@code quorum},
+ * {@code sentinel} or {@code cluster}, see {@link NemesisLockServices}), {@code nodes}
+ * ({@code host:port,...}), {@code master} (Sentinel only), {@code fence} (port of the
+ * fenced resource's Redis), {@code lease}, {@code timeout}, {@code wait},
+ * {@code retention} (ms), {@code threads}, {@code ids}.
  * <p>
  * Prints {@code READY} once connected; starts on the line {@code go}; on {@code stall}
  * the next holder prints {@code STALLED <thread> <id> <token>} between its read and its

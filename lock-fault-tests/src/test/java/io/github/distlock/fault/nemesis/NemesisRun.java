@@ -98,7 +98,7 @@ final class NemesisRun {
 		List<String> args = new ArrayList<>(List.of("--name=c" + index, "--fence=" + fence.port(),
 				"--lease=" + this.settings.lease().toMillis(), "--timeout=" + this.settings.timeout().toMillis(),
 				"--wait=" + this.settings.waitTime().toMillis(), "--retention=" + this.settings.retention().toMillis(),
-				"--threads=" + this.settings.threads(), "--ids=" + this.settings.ids(), "--master=none"));
+				"--threads=" + this.settings.threads(), "--ids=" + this.settings.ids()));
 		args.addAll(topology.clientArgs(index));
 		ClientJvm.Builder builder = ClientJvm.builder(NemesisClient.class).name("c" + index).jvmArgs(JVM_ARGS);
 		if (clock != null) {
