@@ -64,14 +64,7 @@ final class ClientFaults {
 		int index = random.nextInt(this.clients.size());
 		ClientJvm client = this.clients.get(index);
 		if (inCriticalSection) {
-			int from = client.lines().size();
-			client.send("stall");
-			try {
-				client.awaitLine(from, (line) -> line.startsWith("STALLED "), STALL_WAIT);
-			}
-			catch (IllegalStateException ex) {
-				// No thread of it got a lock in time: frozen wherever it is.
-			}
+			stallHolder(client, Duration.ofMillis(300));
 		}
 		long start = System.nanoTime();
 		try {
@@ -82,6 +75,27 @@ final class ClientFaults {
 			client.resume();
 		}
 		return new Fault(kind, "c" + index, start, System.nanoTime(), excuse);
+	}
+
+	/**
+	 * Makes one holder of a random client think {@code think} between its read and its
+	 * write, and returns once it does (or after a few seconds, if no thread of that
+	 * client gets a lock): what a fault injected now does to a holder in its critical
+	 * section.
+	 */
+	void stallHolder(Random random, Duration think) {
+		stallHolder(this.clients.get(random.nextInt(this.clients.size())), think);
+	}
+
+	private static void stallHolder(ClientJvm client, Duration think) {
+		int from = client.lines().size();
+		client.send("stall " + think.toMillis());
+		try {
+			client.awaitLine(from, (line) -> line.startsWith("STALLED "), STALL_WAIT);
+		}
+		catch (IllegalStateException ex) {
+			// No thread of it got a lock in time: the fault hits it wherever it is.
+		}
 	}
 
 	private Fault jumpClock(Random random) {

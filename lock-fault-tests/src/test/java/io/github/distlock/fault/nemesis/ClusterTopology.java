@@ -1,5 +1,6 @@
 package io.github.distlock.fault.nemesis;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -20,6 +21,12 @@ import static io.github.distlock.fault.nemesis.FaultAction.hold;
  */
 final class ClusterTopology implements NemesisTopology {
 
+	/**
+	 * How long a holder caught by a failover that loses writes thinks between its read
+	 * and its write: longer than the promotion takes, so a new holder gets in first.
+	 */
+	private static final Duration HOLDER_THINK = Duration.ofSeconds(4);
+
 	private final RedisCluster cluster;
 
 	ClusterTopology() {
@@ -37,8 +44,9 @@ final class ClusterTopology implements NemesisTopology {
 	}
 
 	@Override
-	public List<FaultAction> faults() {
-		return List.of(this::coordinatedFailover, this::killMaster, this::failoverLosingWrites, this::pauseReplica);
+	public List<FaultAction> faults(ClientFaults clients) {
+		return List.of(this::coordinatedFailover, this::killMaster, (random) -> failoverLosingWrites(random, clients),
+				this::pauseReplica);
 	}
 
 	private Fault coordinatedFailover(Random random) {
@@ -62,11 +70,18 @@ final class ClusterTopology implements NemesisTopology {
 		return new Fault("kill-master", "node " + master.port(), start, System.nanoTime(), Excuse.LOCKS_LOST);
 	}
 
-	private Fault failoverLosingWrites(Random random) {
+	/**
+	 * Replication frozen while the clients work on, then the master killed while a holder
+	 * thinks between its read and its write (its lock may be on another master).
+	 */
+	private Fault failoverLosingWrites(Random random, ClientFaults clients) {
 		RedisServer master = pickMaster(random);
 		long start = System.nanoTime();
 		try {
-			this.cluster.loseUnreplicatedWrites(master, () -> hold(between(random, 200, 1500)));
+			this.cluster.loseUnreplicatedWrites(master, () -> {
+				hold(between(random, 200, 1000));
+				clients.stallHolder(random, HOLDER_THINK);
+			});
 		}
 		finally {
 			if (!master.isRunning()) {

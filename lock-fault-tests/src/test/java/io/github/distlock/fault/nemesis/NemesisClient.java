@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockLostEvent;
@@ -54,8 +54,11 @@ public final class NemesisClient {
 
 	private static volatile boolean stopping;
 
-	/** Set by the line {@code stall}: the next holder prints and thinks long. */
-	private static final AtomicBoolean stallRequested = new AtomicBoolean();
+	/**
+	 * Set by the line {@code stall <ms>}: the next holder prints and thinks that long; 0
+	 * when none was asked for.
+	 */
+	private static final AtomicLong stallMillis = new AtomicLong();
 
 	private final Map<String, String> options;
 
@@ -159,11 +162,12 @@ public final class NemesisClient {
 		long acquiredAt = System.nanoTime();
 		String read = resource.value(id);
 		long next = ((read != null) ? Long.parseLong(read) : 0) + 1;
-		if (stallRequested.compareAndSet(true, false)) {
-			// The nemesis freezes this JVM when it reads this line: a holder stopped
-			// between its read and its write, the write already decided.
+		long stall = stallMillis.getAndSet(0);
+		if (stall > 0) {
+			// The nemesis freezes this JVM, or fails Redis over, when it reads this
+			// line: a holder between its read and its write, the write already decided.
 			print("STALLED " + thread + " " + id + " " + handle.fencingToken());
-			pause(300);
+			pause(stall);
 		}
 		else {
 			pause(random.nextInt(10));
@@ -213,8 +217,8 @@ public final class NemesisClient {
 					if (line.equals("stop")) {
 						stopping = true;
 					}
-					if (line.equals("stall")) {
-						stallRequested.set(true);
+					if (line.startsWith("stall ")) {
+						stallMillis.set(Long.parseLong(line.substring(6)));
 					}
 					synchronized (commands) {
 						commands.add(line);

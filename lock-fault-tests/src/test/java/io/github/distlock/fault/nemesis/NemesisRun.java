@@ -58,8 +58,9 @@ final class NemesisRun {
 			clients.forEach((client) -> client.awaitLine("READY"::equals, Duration.ofSeconds(120)));
 			this.originNanos = System.nanoTime();
 			clients.forEach((client) -> client.send("go"));
-			List<FaultAction> actions = new ArrayList<>(topology.faults());
-			actions.addAll(new ClientFaults(clients, clocks, this.settings.lease()).faults());
+			ClientFaults clientFaults = new ClientFaults(clients, clocks, this.settings.lease());
+			List<FaultAction> actions = new ArrayList<>(topology.faults(clientFaults));
+			actions.addAll(clientFaults.faults());
 			try {
 				injectFaults(actions);
 			}

@@ -14,8 +14,11 @@ interface NemesisTopology extends AutoCloseable {
 	/** The {@link NemesisClient} arguments that connect client {@code index}. */
 	List<String> clientArgs(int index);
 
-	/** The faults on Redis and the network this topology offers the nemesis. */
-	List<FaultAction> faults();
+	/**
+	 * The faults on Redis and the network this topology offers the nemesis.
+	 * @param clients to put a holder in its critical section when a fault strikes
+	 */
+	List<FaultAction> faults(ClientFaults clients);
 
 	/** Lock keys (not fencing records) still in Redis, on any node that answers. */
 	List<String> lockKeys();

@@ -75,7 +75,7 @@ final class QuorumTopology implements NemesisTopology {
 	}
 
 	@Override
-	public List<FaultAction> faults() {
+	public List<FaultAction> faults(ClientFaults clients) {
 		return List.of(this::pauseNodes, this::restartWithData, this::restartEmptyDelayed, this::partitionClient,
 				this::partitionClient, this::restartEmptyAtOnce);
 	}

@@ -15,12 +15,19 @@ import static io.github.distlock.fault.nemesis.FaultAction.hold;
 /**
  * One master, two asynchronously replicated replicas and three Sentinels; clients find
  * the master through the Sentinels. Failovers (requested, after the master was killed, or
- * after it was killed with replication frozen for up to 1.5 s) may lose the last
- * acquisitions, which Redis cannot promise to keep: they excuse overlaps in their window,
- * and only the fence protects the registers then. A replica frozen, or the master frozen
- * for less than half the Sentinels' down-after time (no failover), keep exclusion.
+ * after it was killed with replication frozen for up to 1 s and a holder in its critical
+ * section) may lose the last acquisitions, which Redis cannot promise to keep: they
+ * excuse overlaps in their window, and only the fence protects the registers then. A
+ * replica frozen, or the master frozen for less than half the Sentinels' down-after time
+ * (no failover), keep exclusion.
  */
 final class SentinelTopology implements NemesisTopology {
+
+	/**
+	 * How long a holder caught by a failover that loses writes thinks between its read
+	 * and its write: longer than the promotion takes, so a new holder gets in first.
+	 */
+	private static final Duration HOLDER_THINK = Duration.ofSeconds(4);
 
 	private final RedisSentinelGroup group;
 
@@ -45,9 +52,9 @@ final class SentinelTopology implements NemesisTopology {
 	}
 
 	@Override
-	public List<FaultAction> faults() {
-		return List.of(this::failover, this::killMaster, this::failoverLosingWrites, this::pauseReplica,
-				this::pauseMasterBriefly);
+	public List<FaultAction> faults(ClientFaults clients) {
+		return List.of(this::failover, this::killMaster, (random) -> failoverLosingWrites(random, clients),
+				this::pauseReplica, this::pauseMasterBriefly);
 	}
 
 	private Fault failover(Random random) {
@@ -72,14 +79,18 @@ final class SentinelTopology implements NemesisTopology {
 	}
 
 	/**
-	 * Replication frozen while the clients work on, then the master killed: every lock
-	 * taken or renewed since the freeze is gone on the promoted replica.
+	 * Replication frozen while the clients work on, then the master killed while a holder
+	 * thinks between its read and its write: every lock taken or renewed since the freeze
+	 * is gone on the promoted replica, and that holder writes after a new holder did.
 	 */
-	private Fault failoverLosingWrites(Random random) {
+	private Fault failoverLosingWrites(Random random, ClientFaults clients) {
 		long start = System.nanoTime();
 		RedisServer killed = this.group.master();
 		try {
-			this.group.loseUnreplicatedWrites(() -> hold(between(random, 200, 1500)));
+			this.group.loseUnreplicatedWrites(() -> {
+				hold(between(random, 200, 1000));
+				clients.stallHolder(random, HOLDER_THINK);
+			});
 		}
 		finally {
 			if (!killed.isRunning()) {
