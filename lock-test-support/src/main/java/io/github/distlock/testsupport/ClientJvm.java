@@ -1,8 +1,6 @@
 package io.github.distlock.testsupport;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -11,7 +9,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -65,9 +65,7 @@ public final class ClientJvm implements AutoCloseable {
 
 	private final OutputStream stdin;
 
-	private final List<String> lines = new ArrayList<>();
-
-	private final Thread reader;
+	private final OutputLines output;
 
 	private volatile boolean paused;
 
@@ -76,9 +74,7 @@ public final class ClientJvm implements AutoCloseable {
 		this.process = process;
 		this.stderr = stderr;
 		this.stdin = process.getOutputStream();
-		this.reader = new Thread(this::readStdout, "client-jvm-" + name + "-stdout");
-		this.reader.setDaemon(true);
-		this.reader.start();
+		this.output = new OutputLines(process.getInputStream(), "client-jvm-" + name + "-stdout");
 	}
 
 	/** Configures a JVM that runs {@code mainClass}. */
@@ -113,9 +109,7 @@ public final class ClientJvm implements AutoCloseable {
 
 	/** Every line printed on standard output so far. */
 	public List<String> lines() {
-		synchronized (lines) {
-			return List.copyOf(lines);
-		}
+		return output.lines();
 	}
 
 	/**
@@ -132,33 +126,7 @@ public final class ClientJvm implements AutoCloseable {
 	 * {@code from} on.
 	 */
 	public String awaitLine(int from, Predicate<String> matching, Duration timeout) {
-		long deadline = System.nanoTime() + timeout.toNanos();
-		synchronized (lines) {
-			int next = from;
-			while (true) {
-				for (; next < lines.size(); next++) {
-					if (matching.test(lines.get(next))) {
-						return lines.get(next);
-					}
-				}
-				long remaining = deadline - System.nanoTime();
-				if (remaining <= 0 || (!reader.isAlive() && next >= lines.size())) {
-					throw new IllegalStateException(this
-							+ (reader.isAlive() ? " printed no matching line within " + timeout
-									: " exited without printing a matching line")
-							+ "; last lines:\n"
-							+ String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()))
-							+ stderrTail());
-				}
-				try {
-					TimeUnit.NANOSECONDS.timedWait(lines, Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(100)));
-				}
-				catch (InterruptedException e) {
-					Thread.currentThread().interrupt();
-					throw new IllegalStateException("Interrupted while waiting for " + this, e);
-				}
-			}
-		}
+		return output.await(from, matching, timeout, this::toString, this::stderrTail);
 	}
 
 	/** Freezes the process with SIGSTOP and returns once it is stopped. */
@@ -193,7 +161,7 @@ public final class ClientJvm implements AutoCloseable {
 			if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
 				throw new IllegalStateException(this + " still running after " + timeout + stderrTail());
 			}
-			reader.join(TimeUnit.SECONDS.toMillis(10));
+			output.awaitEnd(Duration.ofSeconds(10));
 		}
 		catch (InterruptedException e) {
 			Thread.currentThread().interrupt();
@@ -249,27 +217,6 @@ public final class ClientJvm implements AutoCloseable {
 				+ (process.isAlive() ? (paused ? ", paused" : ", running") : ", exited " + process.exitValue()) + "]";
 	}
 
-	private void readStdout() {
-		try (BufferedReader reader = new BufferedReader(
-				new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-			String line;
-			while ((line = reader.readLine()) != null) {
-				synchronized (lines) {
-					lines.add(line);
-					lines.notifyAll();
-				}
-			}
-		}
-		catch (IOException e) {
-			// The process died; what was read is kept.
-		}
-		finally {
-			synchronized (lines) {
-				lines.notifyAll();
-			}
-		}
-	}
-
 	private void signal(String signal) {
 		if (!process.isAlive()) {
 			throw new IllegalStateException(this + " is not running, cannot send SIG" + signal + stderrTail());
@@ -291,6 +238,8 @@ public final class ClientJvm implements AutoCloseable {
 		private final List<String> jvmArgs = new ArrayList<>();
 
 		private final List<String> args = new ArrayList<>();
+
+		private final Map<String, String> environment = new LinkedHashMap<>();
 
 		private String name;
 
@@ -322,6 +271,15 @@ public final class ClientJvm implements AutoCloseable {
 				throw new IllegalArgumentException("niceness must be 1..19, was " + niceness);
 			}
 			this.niceness = niceness;
+			return this;
+		}
+
+		/**
+		 * Sets an environment variable of the process, e.g. {@code LD_PRELOAD} for
+		 * libfaketime.
+		 */
+		public Builder environment(String name, String value) {
+			this.environment.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
 			return this;
 		}
 
@@ -357,7 +315,9 @@ public final class ClientJvm implements AutoCloseable {
 			}
 			Process process;
 			try {
-				process = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
+				ProcessBuilder builder = new ProcessBuilder(command).redirectError(stderr.toFile());
+				builder.environment().putAll(environment);
+				process = builder.start();
 			}
 			catch (IOException e) {
 				throw new UncheckedIOException("Could not start " + String.join(" ", command), e);

@@ -1,0 +1,260 @@
+package io.github.distlock.fault.nemesis;
+
+import java.io.BufferedReader;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.github.distlock.LockHandle;
+import io.github.distlock.LockLostEvent;
+import io.github.distlock.LockLostException;
+import io.github.distlock.core.LockEngine;
+import io.github.distlock.testsupport.FencedResource;
+
+import org.springframework.data.redis.connection.RedisNode;
+
+/**
+ * The client JVM of the nemesis suite: worker threads that lock random ids of a few and,
+ * under the lock, increment the id's counter in a {@link FencedResource} by
+ * read-modify-write with the hold's fencing token, until told to stop. Every operation is
+ * printed as an {@link Op} line, every failed acquisition as
+ * {@code FAIL <thread> <id> <startNanos> <endNanos> <exception>}, every lost lock as
+ * {@code LOST <id> <token>}.
+ * <p>
+ * Arguments ({@code --name=value}): {@code name}, {@code store} ({@code quorum},
+ * {@code sentinel} or {@code cluster}, see {@link NemesisLockServices}), {@code nodes}
+ * ({@code host:port,...}), {@code master} (Sentinel only), {@code fence} (port of the
+ * fenced resource's Redis), {@code lease}, {@code timeout}, {@code wait},
+ * {@code retention} (ms), {@code threads}, {@code ids}.
+ * <p>
+ * Prints {@code READY} once connected; starts on the line {@code go}; on {@code stall}
+ * the next holder prints {@code STALLED <thread> <id> <token>} between its read and its
+ * write and thinks 300 ms, long enough to be frozen there; on {@code stop} lets every
+ * thread finish its operation, prints {@code DONE tracked=<n> held=<n>} (the engine's
+ * bookkeeping) and exits. It halts when its standard input ends, so it never outlives the
+ * test JVM.
+ */
+public final class NemesisClient {
+
+	/** Flushed after every line, so a killed client leaves nothing in a buffer. */
+	private static final PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false,
+			StandardCharsets.UTF_8);
+
+	private static volatile boolean stopping;
+
+	/**
+	 * Set by the line {@code stall <ms>}: the next holder prints and thinks that long; 0
+	 * when none was asked for.
+	 */
+	private static final AtomicLong stallMillis = new AtomicLong();
+
+	private final Map<String, String> options;
+
+	private final LockEngine service;
+
+	private NemesisClient(Map<String, String> options, LockEngine service) {
+		this.options = options;
+		this.service = service;
+	}
+
+	public static void main(String[] args) throws Exception {
+		Map<String, String> options = parse(args);
+		List<String> commands = new ArrayList<>();
+		startStdinReader(commands);
+		try (NemesisLockServices services = new NemesisLockServices(millis(options, "timeout"))) {
+			List<RedisNode> nodes = Arrays.stream(options.get("nodes").split(",")).map(RedisNode::fromString).toList();
+			LockEngine service = services.create(options.get("store"), nodes, options.get("master"),
+					millis(options, "lease"), millis(options, "retention"));
+			service.setApplicationEventPublisher((event) -> {
+				if (event instanceof LockLostEvent lost) {
+					print("LOST " + lost.getLockId() + " " + lost.getFencingToken());
+				}
+			});
+			NemesisClient client = new NemesisClient(options, service);
+			client.warmUp();
+			print("READY");
+			await(commands, "go");
+			client.run();
+			print("DONE tracked=" + service.trackedLockCount() + " held=" + service.heldLocks().size());
+			service.destroy();
+		}
+		out.flush();
+		System.exit(0);
+	}
+
+	/**
+	 * One acquisition and release, retried: a cold JVM's first connections and script
+	 * loads may take longer than a short lease on a loaded machine.
+	 */
+	private void warmUp() throws InterruptedException {
+		for (int attempt = 1;; attempt++) {
+			try {
+				this.service.lock("warm-up-" + this.options.get("name"), Duration.ofSeconds(5)).close();
+				return;
+			}
+			catch (RuntimeException ex) {
+				if (attempt == 30) {
+					throw ex;
+				}
+				TimeUnit.MILLISECONDS.sleep(200);
+			}
+		}
+	}
+
+	private void run() throws InterruptedException {
+		int threads = Integer.parseInt(this.options.get("threads"));
+		List<Thread> workers = new ArrayList<>();
+		for (int t = 0; t < threads; t++) {
+			String thread = this.options.get("name") + "-t" + t;
+			Thread worker = new Thread(() -> work(thread), thread);
+			worker.start();
+			workers.add(worker);
+		}
+		for (Thread worker : workers) {
+			worker.join();
+		}
+	}
+
+	private void work(String thread) {
+		int ids = Integer.parseInt(this.options.get("ids"));
+		Duration wait = millis(this.options, "wait");
+		ThreadLocalRandom random = ThreadLocalRandom.current();
+		try (FencedResource resource = FencedResource.connect("127.0.0.1",
+				Integer.parseInt(this.options.get("fence")))) {
+			while (!stopping) {
+				String id = "register-" + random.nextInt(ids);
+				long startedAt = System.nanoTime();
+				LockHandle handle;
+				try {
+					handle = this.service.lock(id, wait);
+				}
+				catch (RuntimeException ex) {
+					print("FAIL " + thread + " " + id + " " + startedAt + " " + System.nanoTime() + " "
+							+ ex.getClass().getSimpleName());
+					// Pacing, so that a Redis refusing connections is not asked in a busy
+					// loop.
+					pause(50);
+					continue;
+				}
+				print(increment(thread, id, handle, resource, random).toLine());
+			}
+		}
+	}
+
+	/**
+	 * The critical section: read, think, write back plus one with the token. The think
+	 * time widens the window in which a second holder would lose this update.
+	 */
+	private static Op increment(String thread, String id, LockHandle handle, FencedResource resource,
+			ThreadLocalRandom random) {
+		long acquiredAt = System.nanoTime();
+		String read = resource.value(id);
+		long next = ((read != null) ? Long.parseLong(read) : 0) + 1;
+		long stall = stallMillis.getAndSet(0);
+		if (stall > 0) {
+			// The nemesis freezes this JVM, or fails Redis over, when it reads this
+			// line: a holder between its read and its write, the write already decided.
+			print("STALLED " + thread + " " + id + " " + handle.fencingToken());
+			pause(stall);
+		}
+		else {
+			pause(random.nextInt(10));
+		}
+		long writeSentAt = System.nanoTime();
+		boolean accepted = resource.write(id, handle.fencingToken(), Long.toString(next));
+		long writeAckAt = System.nanoTime();
+		long releasingAt = System.nanoTime();
+		boolean heldAtEnd = handle.isHeld();
+		String release;
+		try {
+			handle.close();
+			release = "ok";
+		}
+		catch (LockLostException ex) {
+			release = "lost";
+		}
+		catch (RuntimeException ex) {
+			release = "failed";
+		}
+		return new Op(thread, id, handle.fencingToken(), acquiredAt, writeSentAt, writeAckAt, releasingAt, accepted,
+				heldAtEnd, release);
+	}
+
+	private static void pause(long millis) {
+		try {
+			TimeUnit.MILLISECONDS.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private static void await(List<String> commands, String command) throws InterruptedException {
+		synchronized (commands) {
+			while (!commands.contains(command)) {
+				commands.wait();
+			}
+		}
+	}
+
+	private static void startStdinReader(List<String> commands) {
+		Thread reader = new Thread(() -> {
+			try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+				String line;
+				while ((line = in.readLine()) != null) {
+					if (line.equals("stop")) {
+						stopping = true;
+					}
+					if (line.startsWith("stall ")) {
+						stallMillis.set(Long.parseLong(line.substring(6)));
+					}
+					synchronized (commands) {
+						commands.add(line);
+						commands.notifyAll();
+					}
+				}
+			}
+			catch (IOException ex) {
+				// Treated as the end of input.
+			}
+			// The test JVM is gone (or closed our input): never outlive it.
+			Runtime.getRuntime().halt(3);
+		}, "stdin");
+		reader.setDaemon(true);
+		reader.start();
+	}
+
+	static synchronized void print(String line) {
+		out.println(line);
+		out.flush();
+	}
+
+	private static Duration millis(Map<String, String> options, String name) {
+		return Duration.ofMillis(Long.parseLong(options.get(name)));
+	}
+
+	private static Map<String, String> parse(String[] args) {
+		Map<String, String> options = new HashMap<>();
+		for (String arg : args) {
+			int equals = arg.indexOf('=');
+			if (!arg.startsWith("--") || equals < 0) {
+				throw new IllegalArgumentException("expected --name=value, got '" + arg + "'");
+			}
+			options.put(arg.substring(2, equals), arg.substring(equals + 1));
+		}
+		return options;
+	}
+
+}

@@ -1,0 +1,66 @@
+package io.github.distlock.fault.nemesis;
+
+/**
+ * One operation of the nemesis workload, as the client that ran it recorded it: a lock
+ * acquired, the lock id's counter read from the fenced resource, written back plus one
+ * with the hold's fencing token, the lock released. Times are {@link System#nanoTime()}
+ * of the client: CLOCK_MONOTONIC, one clock for every process of the host, which
+ * libfaketime is told to leave alone (see {@link ClockJumps}).
+ *
+ * @param client the client thread, e.g. {@code c2-t1}
+ * @param lockId the lock id, which is also the name of the fenced register
+ * @param token the hold's fencing token
+ * @param acquiredNanos just after the acquire returned
+ * @param writeSentNanos just before the write was sent to the fenced resource
+ * @param writeAckNanos just after the fenced resource answered it
+ * @param releasedNanos just before the release was sent
+ * @param accepted whether the fenced resource accepted the write
+ * @param heldAtEnd whether the client still believed it held the lock just before the
+ * release ({@code LockHandle.isHeld()}: its lease had not lapsed, by its own conservative
+ * clock)
+ * @param release how the release ended: {@code ok}, {@code lost} (the lock was lost
+ * before it) or {@code failed} (Redis did not answer)
+ */
+record Op(String client, String lockId, long token, long acquiredNanos, long writeSentNanos, long writeAckNanos,
+		long releasedNanos, boolean accepted, boolean heldAtEnd, String release) {
+
+	private static final String PREFIX = "OP ";
+
+	/** Whether this hold and {@code other} share an instant (same lock id). */
+	boolean overlaps(Op other) {
+		return this.lockId.equals(other.lockId) && this.acquiredNanos - other.releasedNanos < 0
+				&& other.acquiredNanos - this.releasedNanos < 0;
+	}
+
+	/** Whether this hold ended before {@code other} started. */
+	boolean endedBefore(Op other) {
+		return this.releasedNanos - other.acquiredNanos < 0;
+	}
+
+	String toLine() {
+		return PREFIX + this.client + " " + this.lockId + " " + this.token + " " + this.acquiredNanos + " "
+				+ this.writeSentNanos + " " + this.writeAckNanos + " " + this.releasedNanos + " "
+				+ (this.accepted ? "accepted" : "rejected") + " " + (this.heldAtEnd ? "held" : "lapsed") + " "
+				+ this.release;
+	}
+
+	static boolean isOp(String line) {
+		return line.startsWith(PREFIX);
+	}
+
+	static Op parse(String line) {
+		String[] f = line.split(" ");
+		if (f.length != 11) {
+			throw new IllegalArgumentException("not an operation line: '" + line + "'");
+		}
+		return new Op(f[1], f[2], Long.parseLong(f[3]), Long.parseLong(f[4]), Long.parseLong(f[5]),
+				Long.parseLong(f[6]), Long.parseLong(f[7]), f[8].equals("accepted"), f[9].equals("held"), f[10]);
+	}
+
+	@Override
+	public String toString() {
+		return this.client + " token " + this.token + " [" + this.acquiredNanos + ".." + this.releasedNanos + "] write "
+				+ (this.accepted ? "accepted" : "rejected") + (this.heldAtEnd ? "" : ", lease lapsed");
+	}
+
+}
