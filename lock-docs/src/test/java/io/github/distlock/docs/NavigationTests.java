@@ -37,7 +37,7 @@ class NavigationTests {
 	 * Pages that may name test classes: the ones about the build and its measurements.
 	 */
 	private static final Set<String> ABOUT_THE_BUILD = Set.of("CONTRIBUTING.md", "CHANGELOG.md", "docs/benchmarks.md",
-			"docs/benchmarks-history.md", "docs/simulation.md");
+			"docs/benchmarks-history.md", "docs/simulation.md", "docs/nemesis.md");
 
 	@Test
 	void theReadmeIsAFrontDoorToEveryPage() {
