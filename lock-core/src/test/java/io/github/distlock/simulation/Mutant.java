@@ -17,8 +17,9 @@ enum Mutant {
 	 * nobody.
 	 */
 	GHOST_HAND_OVER("ghost hand-over (issue 10, 1)", """
-			not findable: its window, between a failed attempt and the waiter leaving the queue, \
-			holds no store call or park, where alone the simulation hands the turn on""",
+			not findable by the simulation: its window, between a failed attempt and the waiter \
+			leaving the queue, holds no store call or park, where alone the simulation hands the turn \
+			on; InterleavingTests finds it with Lincheck's model checker""",
 			new Edit("core/LockAcquirer.java", """
 					// Straight from ATTEMPTING to CANCELLED: no releaser can
 											// pick it for a hand-over while the failure propagates.

@@ -42,9 +42,7 @@ final class Mutants {
 		long start = System.nanoTime();
 		Path work = Files.createTempDirectory("distlock-mutant-");
 		try {
-			List<Path> edited = edit(mutant, work.resolve("src"));
-			Path classes = Files.createDirectories(work.resolve("classes"));
-			compile(edited, classes);
+			Path classes = compiled(mutant, work);
 			try (URLClassLoader loader = loader(classes)) {
 				Class<?> simRun = loader.loadClass(SimRun.class.getName());
 				Method run = simRun.getDeclaredMethod("run", long.class, int.class);
@@ -63,6 +61,27 @@ final class Mutants {
 		finally {
 			deleteQuietly(work);
 		}
+	}
+
+	/**
+	 * The main classes {@code mutant} edits, edited and compiled into {@code work}.
+	 * @return the folder of the compiled classes, to put before the test class path
+	 */
+	static Path compiled(Mutant mutant, Path work) throws IOException {
+		List<Path> edited = edit(mutant, work.resolve("src"));
+		Path classes = Files.createDirectories(work.resolve("classes"));
+		compile(edited, classes);
+		return classes;
+	}
+
+	/** The test class path (surefire's, not its booter's manifest-only jar). */
+	static String testClassPath() {
+		return classPath();
+	}
+
+	/** Deletes {@code dir} and what is in it, as far as it can. */
+	static void delete(Path dir) {
+		deleteQuietly(dir);
 	}
 
 	private static List<Path> edit(Mutant mutant, Path into) throws IOException {

@@ -1,0 +1,205 @@
+package io.github.distlock.simulation;
+
+import java.time.Duration;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+
+import io.github.distlock.LockHandle;
+import io.github.distlock.core.EngineRuntime;
+import io.github.distlock.core.LockEngine;
+import io.github.distlock.core.TaskPool;
+import io.github.distlock.store.AcquireReply;
+import io.github.distlock.store.ForwardingLockStore;
+import io.github.distlock.store.InMemoryLockStore;
+import org.jetbrains.lincheck.Lincheck;
+
+import org.springframework.dao.InvalidDataAccessApiUsageException;
+
+/**
+ * Two threads of one instance race for one lock while the waiter's second attempt fails
+ * for good (an ACL's {@code NOPERM}), explored by Lincheck's model checker, which
+ * switches threads at every shared memory access: the interleavings the simulation cannot
+ * split (it switches only where a thread parks). Afterwards nobody may hold the lock: a
+ * hand-over to the waiter that left would hold it for nobody (issue 10's ghost
+ * hand-over).
+ * <p>
+ * The engine runs on a runtime whose clock stands still, whose parks wait for an unpark
+ * alone and whose pools run tasks on the caller's thread (fixed leases schedule no
+ * renewal): the model checker then sees every thread the scenario has, and each ends. Run
+ * as a program (see {@link InterleavingTests}) it exits with 1 when a run left the lock
+ * held.
+ */
+public final class HandOverScenario {
+
+	private HandOverScenario() {
+	}
+
+	/**
+	 * Explores {@code invocations} interleavings.
+	 * @throws AssertionError (Lincheck's) naming the interleaving that left the lock held
+	 */
+	static void check(int invocations) {
+		Lincheck.runConcurrentTest(invocations, HandOverScenario::race);
+	}
+
+	public static void main(String[] args) {
+		try {
+			check(Integer.parseInt(args[0]));
+		}
+		catch (AssertionError ex) {
+			System.out.println(ex.getMessage());
+			System.exit(1);
+		}
+		System.out.println("no interleaving left the lock held");
+	}
+
+	private static void race() {
+		InMemoryLockStore memory = new InMemoryLockStore();
+		AtomicReference<Thread> failing = new AtomicReference<>();
+		LockEngine engine = new LockEngine(new SecondAttemptFails(memory, failing), Duration.ofSeconds(30),
+				new StandingRuntime());
+		Duration lease = Duration.ofSeconds(10);
+		Thread holder = new Thread(() -> engine.tryLock("x", Duration.ZERO, lease).ifPresent(LockHandle::close));
+		Thread waiter = new Thread(() -> {
+			try {
+				engine.tryLock("x", Duration.ofSeconds(5), lease).ifPresent(LockHandle::close);
+			}
+			catch (RuntimeException expected) {
+				// Its failed attempt ends its acquisition.
+			}
+		});
+		failing.set(waiter);
+		holder.start();
+		waiter.start();
+		try {
+			holder.join();
+			waiter.join();
+		}
+		catch (InterruptedException ex) {
+			throw new IllegalStateException(ex);
+		}
+		memory.holderOf("x").ifPresent((owner) -> {
+			throw new AssertionError("ghost: 'x' is held for " + owner + " after both threads ended");
+		});
+	}
+
+	/** Fails every acquire of one thread after its first, as a store that refuses it. */
+	private static final class SecondAttemptFails extends ForwardingLockStore {
+
+		private final AtomicReference<Thread> failing;
+
+		private final AtomicInteger attempts = new AtomicInteger();
+
+		SecondAttemptFails(InMemoryLockStore delegate, AtomicReference<Thread> failing) {
+			super(delegate);
+			this.failing = failing;
+		}
+
+		@Override
+		public AcquireReply acquire(String key, String owner, long leaseMillis) {
+			failIfSecond();
+			return super.acquire(key, owner, leaseMillis);
+		}
+
+		@Override
+		public AcquireReply acquire(String key, String owner, long leaseMillis, long waitMillis) {
+			failIfSecond();
+			return super.acquire(key, owner, leaseMillis, waitMillis);
+		}
+
+		private void failIfSecond() {
+			if (Thread.currentThread() == this.failing.get() && this.attempts.incrementAndGet() > 1) {
+				throw new InvalidDataAccessApiUsageException("Injected: NOPERM no permissions to run the script");
+			}
+		}
+
+	}
+
+	/**
+	 * A runtime for the model checker: no time passes, nothing runs in the background.
+	 */
+	private static final class StandingRuntime implements EngineRuntime {
+
+		private final AtomicInteger tokens = new AtomicInteger();
+
+		@Override
+		public long nanoTime() {
+			return 1_000_000_000L;
+		}
+
+		@Override
+		public void park(Object blocker, long nanos) {
+			LockSupport.park(blocker);
+		}
+
+		@Override
+		public void unpark(Thread thread) {
+			LockSupport.unpark(thread);
+		}
+
+		@Override
+		public TaskPool newTaskPool(String name, int threads, boolean endWhenIdle) {
+			return new CallerRuns();
+		}
+
+		@Override
+		public long jitter(long bound) {
+			return 0;
+		}
+
+		@Override
+		public String newOwnerToken() {
+			return "owner" + this.tokens.incrementAndGet();
+		}
+
+	}
+
+	/** Runs each task on the caller's thread; schedules nothing. */
+	private static final class CallerRuns implements TaskPool {
+
+		private volatile boolean shutDown;
+
+		@Override
+		public void execute(Runnable task) {
+			if (this.shutDown) {
+				throw new RejectedExecutionException("shut down");
+			}
+			task.run();
+		}
+
+		@Override
+		public Scheduled schedule(Runnable task, long delayNanos) {
+			return () -> {
+			};
+		}
+
+		@Override
+		public int pending() {
+			return 0;
+		}
+
+		@Override
+		public boolean isShutdown() {
+			return this.shutDown;
+		}
+
+		@Override
+		public void shutdown() {
+			this.shutDown = true;
+		}
+
+		@Override
+		public void shutdownNow() {
+			this.shutDown = true;
+		}
+
+		@Override
+		public boolean awaitTermination(long nanos) {
+			return true;
+		}
+
+	}
+
+}
