@@ -190,10 +190,8 @@ final class LockAcquirer {
 					// A hand-over to this waiter is in flight; its outcome arrives within
 					// one round trip. An interrupt meanwhile is kept for then, so that
 					// the
-					// park parks (with the flag set, it returns at once: a spin).
-					if (Thread.interrupted()) {
-						interrupted = true;
-					}
+					// park parks (with the flag set it returns at once: a spin).
+					interrupted |= Thread.interrupted();
 					waiter.park(TimeUnit.MILLISECONDS.toNanos(10));
 					continue;
 				}

@@ -124,10 +124,11 @@ final class LockScripts {
 	 * or that this is a replay of the same acquire (Lettuce re-sends unanswered commands
 	 * after a reconnect): it counts as acquired, with a new fencing token and at least
 	 * the lease asked for, instead of leaving a lock nobody knows it holds until its
-	 * lease ends. A lease that runs longer is kept: a replay arriving after the holder
-	 * extended its lease must not end the lock before the holder's deadline (found by the
-	 * simulation, seed 957: the holder's 2.7 s lease was cut back to the 720 ms it had
-	 * asked for, and another owner got the lock while it still held it).
+	 * lease ends. A lease that runs longer is kept: a copy applied after the holder
+	 * extended its lease must not end the lock before the holder's deadline. (Found by an
+	 * early model of the simulation that let one connection reorder commands, seed 957: a
+	 * 2.7 s lease cut back to the 720 ms asked for. Lettuce keeps the order on a
+	 * connection; the replica-acknowledged store's pooled connections do not.)
 	 */
 	static final RedisScript<Long> ACQUIRE = RedisScript.of(OWNS + RECEIPT + refuseEnded("KEYS[3]") + """
 			if redis.call('set', KEYS[1], ARGV[1], 'nx', 'px', ARGV[2]) then

@@ -35,7 +35,7 @@ import io.github.distlock.support.LogSafe;
  * that doubles with each such answer for the key in a row (20, 40, 80 ms ... up to 1 s,
  * the engine's fallback re-check): racers get a quick second chance, a waiter behind such
  * a holder soon asks no more often than it would behind any holder. The doubling starts
- * again once the key was acquired or refused without a share, or after two quiet seconds.
+ * again once the key was acquired through this store, or after two quiet seconds.
  */
 final class QuorumRefusal {
 

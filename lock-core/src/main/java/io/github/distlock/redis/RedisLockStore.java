@@ -2,8 +2,6 @@ package io.github.distlock.redis;
 
 import java.time.Duration;
 
-import io.github.distlock.support.DurationText;
-
 import io.github.distlock.store.AcquireReply;
 import io.github.distlock.store.ExtendReply;
 import io.github.distlock.store.Extended;
@@ -16,6 +14,7 @@ import io.github.distlock.store.ReleaseNotifications;
 import io.github.distlock.store.ReleaseReply;
 import io.github.distlock.store.Released;
 import io.github.distlock.store.Unknown;
+import io.github.distlock.support.DurationText;
 
 import org.jspecify.annotations.Nullable;
 

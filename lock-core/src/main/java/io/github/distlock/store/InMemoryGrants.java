@@ -45,7 +45,7 @@ final class InMemoryGrants {
 	@Nullable InMemoryLockState acquire(String key, @Nullable InMemoryLockState state, String owner, long leaseMillis,
 			long waitMillis, Instant now, InMemoryReply<AcquireReply> reply) {
 		if (hasEnded(state, owner, now)) {
-			reply.value = new HeldByOther(remaining(state, now));
+			reply.value = new HeldByOther(remainingMillis(state, now));
 			return state;
 		}
 		long nowMillis = now.toEpochMilli();
@@ -83,7 +83,7 @@ final class InMemoryGrants {
 	InMemoryLockState acquireFair(String key, @Nullable InMemoryLockState state, String owner, long leaseMillis,
 			long waitMillis, Instant now, InMemoryReply<AcquireReply> reply) {
 		if (hasEnded(state, owner, now)) {
-			reply.value = new HeldByOther(remaining(state, now));
+			reply.value = new HeldByOther(remainingMillis(state, now));
 			return state;
 		}
 		long nowMillis = now.toEpochMilli();
@@ -202,10 +202,6 @@ final class InMemoryGrants {
 		reply.grantToken = token;
 		boolean more = this.queues.liveHead(key, now.toEpochMilli()) != null;
 		return new InMemoryLockState(head, leaseEnd(now, leaseMillis), more, token, fenceEnd(now), receipt);
-	}
-
-	private static long remaining(@Nullable InMemoryLockState state, Instant now) {
-		return remainingMillis(state, now);
 	}
 
 	private long fenceEnd(Instant now) {

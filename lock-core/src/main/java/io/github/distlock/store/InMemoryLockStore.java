@@ -7,7 +7,6 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.distlock.support.DurationText;
-
 import org.jspecify.annotations.Nullable;
 
 import static io.github.distlock.store.InMemoryLockState.ended;
@@ -201,15 +200,15 @@ public final class InMemoryLockStore implements LockStore {
 
 	@Override
 	public ReleaseReply release(String key, String owner) {
-		return release(key, owner, true);
+		return release(key, owner, false);
 	}
 
 	@Override
 	public ReleaseReply withdraw(String key, String owner) {
-		return release(key, owner, false);
+		return release(key, owner, true);
 	}
 
-	private ReleaseReply release(String key, String owner, boolean announce) {
+	private ReleaseReply release(String key, String owner, boolean withdraw) {
 		InMemoryArguments.checkKey(key);
 		InMemoryArguments.checkOwner("owner", owner);
 		Instant now = now();
@@ -231,7 +230,7 @@ public final class InMemoryLockStore implements LockStore {
 			reply.value = NotOwned.INSTANCE;
 			return ended(state, owner, now, this.fencingRetentionMillis);
 		});
-		if (!announce) {
+		if (withdraw) {
 			reply.announce = false;
 		}
 		return announced(key, reply);

@@ -68,8 +68,11 @@ import org.jspecify.annotations.Nullable;
  * answers {@link Acquired} with a still greater token. A granted owner that gave up
  * passes the lock on with its withdrawal; one that died keeps it for its lease, as a
  * holder that dies does. A release by an owner that does not hold the lock withdraws that
- * owner from the queue. A store that grants ({@link #grantLeaseMillis()} &gt; 0) queues
- * waiters of the default mode in the same queue
+ * owner from the queue; a release by the holder withdraws its own entry too, before the
+ * grant (an acquisition whose last attempt, made with no wait left, took the free lock
+ * still has the entry of its earlier attempts), so a release never grants the lock back
+ * to the owner letting it go. A store that grants ({@link #grantLeaseMillis()} &gt; 0)
+ * queues waiters of the default mode in the same queue
  * ({@link #acquire(String, String, long, long)}), so that a release hands the lock to
  * another instance's waiter as a grant too; unlike fair ones, they pass nobody to a free
  * lock.

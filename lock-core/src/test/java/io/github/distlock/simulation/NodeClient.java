@@ -38,10 +38,8 @@ final class NodeClient implements LockStore, QuorumFenceRecords {
 
 	@Override
 	public String key(String lockId) {
-		if (lockId == null || lockId.isEmpty()) {
-			throw new IllegalArgumentException("lockId must not be null or empty, but was " + lockId);
-		}
-		return lockId;
+		// Pure: the node's own naming, no round trip.
+		return this.connection.node.store().key(lockId);
 	}
 
 	@Override
