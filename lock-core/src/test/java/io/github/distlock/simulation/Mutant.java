@@ -80,7 +80,7 @@ enum Mutant {
 	 */
 	LATE_QUEUED_ATTEMPT("late queued attempt (issue 24, 4)", new Edit("store/InMemoryGrants.java", """
 			if (hasEnded(state, owner, now)) {
-						reply.value = new HeldByOther(remaining(state, now));
+						reply.value = new HeldByOther(remainingMillis(state, now));
 						return state;
 					}""", "", 2)),
 
