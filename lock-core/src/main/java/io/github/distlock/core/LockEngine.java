@@ -18,11 +18,6 @@ import io.github.distlock.support.LogSafe;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.beans.factory.DisposableBean;
-import org.springframework.context.ApplicationEventPublisher;
-import org.springframework.context.ApplicationEventPublisherAware;
-import org.springframework.context.SmartLifecycle;
-
 /**
  * The lock engine: a {@link LockService} over any {@link LockStore}.
  * <p>
@@ -41,16 +36,7 @@ import org.springframework.context.SmartLifecycle;
  * {@link LockLosses} (loss signalling), {@link LockObserver} (observations); the state of
  * one lock id is its {@link LockEntry}.
  */
-public class LockEngine
-		implements NamedLockService, LockInspection, ApplicationEventPublisherAware, SmartLifecycle, DisposableBean {
-
-	/**
-	 * Lifecycle phase in which an application context's shutdown releases the held locks:
-	 * after the web server's graceful shutdown and the task executors (which finish the
-	 * work holding locks), before the store's connection factories stop (phase 0), which
-	 * would make the release impossible.
-	 */
-	public static final int SHUTDOWN_PHASE = SmartLifecycle.DEFAULT_PHASE - 8192;
+public class LockEngine implements NamedLockService, LockInspection, AutoCloseable {
 
 	private final LockStore store;
 
@@ -105,7 +91,7 @@ public class LockEngine
 		this.runtime = runtime;
 		this.entries = new LockEntries(runtime);
 		this.lockLostEvents = new LockLostPublisher(runtime);
-		this.losses = new LockLosses(this, this.lockLostEvents);
+		this.losses = new LockLosses(this.lockLostEvents);
 		this.renewalOutcomes = new RenewalOutcomes(this.losses);
 		this.detached = new DetachedCommands(runtime);
 		this.shutdown = new EngineShutdown(runtime);
@@ -224,9 +210,14 @@ public class LockEngine
 		this.observer = new LockObserver(registry, acquireConvention, holdConvention);
 	}
 
-	@Override
-	public void setApplicationEventPublisher(ApplicationEventPublisher eventPublisher) {
-		this.lockLostEvents.setPublisher(eventPublisher);
+	/**
+	 * Sets who is told of the locks found lost while their holders still work (none by
+	 * default: losses are then only counted, logged and thrown at release). In a Spring
+	 * application {@code lock-spring} sets one publishing {@code LockLostEvent}s.
+	 * @param listener the listener, called on a thread of the engine's own
+	 */
+	public void setLockLostListener(LockLostListener listener) {
+		this.lockLostEvents.setListener(listener);
 	}
 
 	@Override
@@ -293,35 +284,18 @@ public class LockEngine
 		this.entries.holders().forEach(this.renewer::renewNow);
 	}
 
-	/** Nothing to do: the service runs from its creation (also when created lazily). */
-	@Override
-	public void start() {
-	}
-
-	/** {@link #destroy()}, while the store can be reached; never restarted. */
-	@Override
-	public void stop() {
-		destroy();
-	}
-
-	@Override
+	/**
+	 * Whether {@link #destroy()} has not begun.
+	 * @return {@code true} until the engine shuts down
+	 */
 	public boolean isRunning() {
 		return !this.shutdown.isClosed();
 	}
 
-	/**
-	 * Not stopped when the application context pauses (the TestContext framework pauses
-	 * cached contexts, and a stopped service is not restarted); a paused context runs no
-	 * code that holds locks. New in Spring Framework 7: compiled against 6.2, where it
-	 * overrides nothing, hence no {@code @Override}.
-	 */
-	public boolean isPauseable() {
-		return false;
-	}
-
+	/** {@link #destroy()}: engines are {@link AutoCloseable} for try-with-resources. */
 	@Override
-	public int getPhase() {
-		return SHUTDOWN_PHASE;
+	public void close() {
+		destroy();
 	}
 
 	/**
@@ -330,9 +304,9 @@ public class LockEngine
 	 * for them to leave the store's queues, then stops renewal; threads still holding a
 	 * lock get {@link io.github.distlock.LockLostException} when they close it. Waits at
 	 * most {@link EngineShutdown#WAIT} for the store (see {@link EngineShutdown}).
-	 * Idempotent.
+	 * Idempotent. In a Spring application {@code lock-spring} calls it in the context's
+	 * shutdown, while the store's connections still work.
 	 */
-	@Override
 	public void destroy() {
 		long deadline = this.runtime.nanoTime() + EngineShutdown.WAIT.toNanos();
 		this.shutdown.closeAndAwaitAcquisitions(() -> this.entries.releaseHoldersAndWakeWaiters(this.releaser),

@@ -2,7 +2,6 @@ package io.github.distlock.core;
 
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.github.distlock.LockLostEvent;
 import io.github.distlock.LockLostException;
 import io.github.distlock.support.LogSafe;
 import org.apache.commons.logging.Log;
@@ -11,9 +10,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * How a lost lock is signalled, written once: counted once, logged in one INFO line (id,
- * name and reason, never the owner token), published as a {@link LockLostEvent} when
- * renewal or extend finds it, and thrown as a {@link LockLostException} to the holder
- * when it closes or re-enters it.
+ * name and reason, never the owner token), passed to the {@link LockLostListener} (a
+ * {@code LockLostEvent} in a Spring application) when renewal or extend finds it, and
+ * thrown as a {@link LockLostException} to the holder when it closes or re-enters it.
  */
 final class LockLosses {
 
@@ -22,18 +21,14 @@ final class LockLosses {
 
 	private static final Log logger = LogFactory.getLog(LockLosses.class);
 
-	private final Object eventSource;
-
 	private final LockLostPublisher events;
 
 	private final AtomicLong count = new AtomicLong();
 
 	/**
-	 * @param eventSource the source of the published events: the lock service
-	 * @param events publishes the events off the thread that found the loss
+	 * @param events tells the listener off the thread that found the loss
 	 */
-	LockLosses(Object eventSource, LockLostPublisher events) {
-		this.eventSource = eventSource;
+	LockLosses(LockLostPublisher events) {
 		this.events = events;
 	}
 
@@ -53,7 +48,7 @@ final class LockLosses {
 			held.entry.waiters.signalHead();
 			// Never on the thread that found the loss (a renewal thread, or the holder's
 			// in extend).
-			this.events.publish(new LockLostEvent(this.eventSource, held.entry.lockId, held.fencingToken, reason));
+			this.events.publish(new LostLock(held.entry.lockId, held.fencingToken, reason));
 		}
 	}
 

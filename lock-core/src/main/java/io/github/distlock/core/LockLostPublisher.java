@@ -2,19 +2,16 @@ package io.github.distlock.core;
 
 import java.util.concurrent.RejectedExecutionException;
 
-import io.github.distlock.LockLostEvent;
 import io.github.distlock.support.LogSafe;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.context.ApplicationEventPublisher;
-
 /**
- * Publishes {@link LockLostEvent}s on a daemon thread of its own, one event after the
- * other in the order the losses were found: a listener that blocks or throws cannot delay
- * a renewal (or the thread that found the loss). A listener's exception is logged. The
- * thread ends when idle.
+ * Tells the {@link LockLostListener} of each loss on a daemon thread of its own, one loss
+ * after the other in the order they were found: a listener that blocks or throws cannot
+ * delay a renewal (or the thread that found the loss). A listener's exception is logged.
+ * The thread ends when idle.
  */
 final class LockLostPublisher implements AutoCloseable {
 
@@ -22,36 +19,35 @@ final class LockLostPublisher implements AutoCloseable {
 
 	private final TaskPool executor;
 
-	private volatile @Nullable ApplicationEventPublisher publisher;
+	private volatile @Nullable LockLostListener listener;
 
 	LockLostPublisher(EngineRuntime runtime) {
 		this.executor = runtime.newTaskPool("distlock-lock-lost-events", 1, true);
 	}
 
-	void setPublisher(ApplicationEventPublisher publisher) {
-		this.publisher = publisher;
+	void setListener(LockLostListener listener) {
+		this.listener = listener;
 	}
 
-	void publish(LockLostEvent event) {
-		ApplicationEventPublisher publisher = this.publisher;
-		if (publisher == null) {
+	void publish(LostLock lost) {
+		LockLostListener listener = this.listener;
+		if (listener == null) {
 			return;
 		}
 		try {
 			this.executor.execute(() -> {
 				try {
-					publisher.publishEvent(event);
+					listener.lockLost(lost);
 				}
 				catch (RuntimeException ex) {
-					logger.warn(
-							"A listener of the LockLostEvent of lock '" + LogSafe.text(event.getLockId()) + "' failed",
+					logger.warn("The listener told of the loss of lock '" + LogSafe.text(lost.lockId()) + "' failed",
 							ex);
 				}
 			});
 		}
 		catch (RejectedExecutionException ex) {
-			logger.warn("LockLostEvent of lock '" + LogSafe.text(event.getLockId())
-					+ "' not published: the LockService has shut down");
+			logger.warn("The loss of lock '" + LogSafe.text(lost.lockId())
+					+ "' was not passed to its listener: the LockService has shut down");
 		}
 	}
 

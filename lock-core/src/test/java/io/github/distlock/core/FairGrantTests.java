@@ -11,7 +11,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import io.github.distlock.LockHandle;
-import io.github.distlock.LockLostEvent;
 import io.github.distlock.LockLostException;
 import io.github.distlock.LockNotAcquiredException;
 import io.github.distlock.store.AcquireReply;
@@ -216,7 +215,7 @@ class FairGrantTests {
 	@Test
 	void aGrantTakenAwayIsALostLockAtTheNextRenewal() throws Exception {
 		List<Object> events = new CopyOnWriteArrayList<>();
-		this.engine.setApplicationEventPublisher(events::add);
+		this.engine.setLockLostListener(events::add);
 		String holder = "holder";
 		acquired(holder);
 		Waiting waiting = waitFor(BOUND, null);
@@ -231,7 +230,7 @@ class FairGrantTests {
 		};
 		this.engine.renewNow();
 		await().atMost(BOUND).until(() -> !handle.isHeld() && !events.isEmpty());
-		assertThat(events).singleElement().isInstanceOf(LockLostEvent.class);
+		assertThat(events).singleElement().isInstanceOf(LostLock.class);
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(handle::close);
 		// The other owner's lock is untouched.
 		assertThat(this.shared.release(this.key, "other")).isEqualTo(Released.INSTANCE);

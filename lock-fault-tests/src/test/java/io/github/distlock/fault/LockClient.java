@@ -18,7 +18,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import io.github.distlock.LockHandle;
-import io.github.distlock.LockLostEvent;
+
 import io.github.distlock.LockLostException;
 import io.github.distlock.redis.LockServiceProbe;
 import io.github.distlock.redis.RedisLockService;
@@ -55,7 +55,7 @@ import io.github.distlock.testsupport.Hold;
  * {@code BOOKKEEPING tracked=<n> held=<n>} and {@code DONE}.</li>
  * </ul>
  * Every mode prints {@code READY} once connected, and {@code LOST_EVENT <id> <token>} for
- * each {@link LockLostEvent}.
+ * each loss told to its {@code LockLostListener}.
  */
 public final class LockClient {
 
@@ -90,11 +90,7 @@ public final class LockClient {
 				Duration.ofMillis(Long.parseLong(options.get("timeout"))))) {
 			RedisLockService service = clients.newService(Duration.ofMillis(Long.parseLong(options.get("lease"))),
 					Duration.ofSeconds(5));
-			service.setApplicationEventPublisher((event) -> {
-				if (event instanceof LockLostEvent lost) {
-					print("LOST_EVENT " + lost.getLockId() + " " + lost.getFencingToken());
-				}
-			});
+			service.setLockLostListener((lost) -> print("LOST_EVENT " + lost.lockId() + " " + lost.fencingToken()));
 			LockClient client = new LockClient(options, service);
 			print("READY");
 			switch (options.get("mode")) {

@@ -76,7 +76,7 @@ class LockLossVisibilityTests {
 				LockClients partitioned = new LockClients(proxy.host(), proxy.port(), COMMAND_TIMEOUT)) {
 			RedisLockService service = partitioned.newService(lease, Duration.ofMinutes(1));
 			List<Long> signalledAt = new ArrayList<>();
-			service.setApplicationEventPublisher((event) -> {
+			service.setLockLostListener((event) -> {
 				synchronized (signalledAt) {
 					signalledAt.add(System.nanoTime());
 					signalledAt.notifyAll();

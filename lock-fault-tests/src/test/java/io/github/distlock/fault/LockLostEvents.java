@@ -20,7 +20,8 @@ final class LockLostEvents {
 
 	static LockLostEvents of(RedisLockService service) {
 		LockLostEvents events = new LockLostEvents();
-		service.setApplicationEventPublisher((event) -> events.events.add((LockLostEvent) event));
+		service.setLockLostListener((lost) -> events.events
+			.add(new LockLostEvent(service, lost.lockId(), lost.fencingToken(), lost.reason())));
 		return events;
 	}
 

@@ -11,9 +11,9 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.S
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 
 /**
- * What lock-core's tests need from the Boot line they run on, here Spring Boot 4: the
- * names of Boot's own auto-configurations, its health API and its endpoint JSON mapper.
- * lock-spring-boot3-autoconfigure has the same class for Boot 3.5.
+ * What lock-spring-boot-support's tests need from the Boot line they run on, here Spring
+ * Boot 4: the names of Boot's own auto-configurations, its health API and its endpoint
+ * JSON mapper. lock-spring-boot3-autoconfigure has the same class for Boot 3.5.
  */
 public final class LineUnderTest {
 

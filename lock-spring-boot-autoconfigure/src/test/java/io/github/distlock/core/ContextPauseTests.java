@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockService;
+import io.github.distlock.context.LockEngineContextBinding;
 import io.github.distlock.store.InMemoryLockStore;
 import org.junit.jupiter.api.Test;
 
@@ -22,6 +23,7 @@ class ContextPauseTests {
 	@Test
 	void lockServiceStillLocksAfterItsContextWasPausedAndRestarted() {
 		try (GenericApplicationContext context = new GenericApplicationContext()) {
+			context.registerBean(LockEngineContextBinding.class);
 			context.registerBean(LockEngine.class,
 					() -> new LockEngine(new InMemoryLockStore(), Duration.ofSeconds(30)));
 			context.refresh();

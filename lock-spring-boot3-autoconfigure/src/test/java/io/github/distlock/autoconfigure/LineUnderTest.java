@@ -14,9 +14,9 @@ import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration;
 
 /**
- * What lock-core's tests need from the Boot line they run on, here Spring Boot 3.5: the
- * names of Boot's own auto-configurations, its health API and its endpoint JSON mapper.
- * lock-spring-boot-autoconfigure has the same class for Boot 4.
+ * What lock-spring-boot-support's tests need from the Boot line they run on, here Spring
+ * Boot 3.5: the names of Boot's own auto-configurations, its health API and its endpoint
+ * JSON mapper. lock-spring-boot-autoconfigure has the same class for Boot 4.
  */
 public final class LineUnderTest {
 

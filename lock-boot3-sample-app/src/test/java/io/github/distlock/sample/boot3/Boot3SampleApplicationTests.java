@@ -169,7 +169,7 @@ class Boot3SampleApplicationTests {
 		String metadata;
 		try (InputStream in = getClass().getClassLoader()
 			.getResourceAsStream("META-INF/spring-configuration-metadata.json")) {
-			assertThat(in).as("lock-core's configuration metadata").isNotNull();
+			assertThat(in).as("lock-spring-boot-support's configuration metadata").isNotNull();
 			metadata = new String(in.readAllBytes(), StandardCharsets.UTF_8);
 		}
 		assertThat(metadata).contains("\"distributed-lock.store\"")

@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.distlock.LockHandle;
-import io.github.distlock.LockLostEvent;
+
 import io.github.distlock.LockLostException;
 import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.FencedResource;
@@ -77,11 +77,7 @@ public final class NemesisClient {
 			List<RedisNode> nodes = Arrays.stream(options.get("nodes").split(",")).map(RedisNode::fromString).toList();
 			LockEngine service = services.create(options.get("store"), nodes, options.get("master"),
 					millis(options, "lease"), millis(options, "retention"));
-			service.setApplicationEventPublisher((event) -> {
-				if (event instanceof LockLostEvent lost) {
-					print("LOST " + lost.getLockId() + " " + lost.getFencingToken());
-				}
-			});
+			service.setLockLostListener((lost) -> print("LOST " + lost.lockId() + " " + lost.fencingToken()));
 			NemesisClient client = new NemesisClient(options, service);
 			client.warmUp();
 			print("READY");

@@ -1,0 +1,450 @@
+package io.github.distlock.architecture;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.jar.JarFile;
+import java.util.stream.Stream;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.Location;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import io.github.distlock.EnableDistributedLock;
+import io.github.distlock.LockLostEvent;
+import io.github.distlock.LockService;
+import io.github.distlock.autoconfigure.DistributedLockConfiguration;
+import io.github.distlock.autoconfigure.DistributedLockProperties;
+import io.github.distlock.core.EngineRuntime;
+import io.github.distlock.core.HeldLockInfo;
+import io.github.distlock.core.LockInspection;
+import io.github.distlock.core.TaskPool;
+import io.github.distlock.interceptor.DistributedLockInterceptor;
+import io.github.distlock.observation.LockMetrics;
+import io.github.distlock.redis.MaxmemoryPolicyCheck;
+import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.redis.RedisLockStore;
+import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Holds the modules and packages of distlock to one direction, so that an import that
+ * runs back up fails the build instead of waiting for a review (issue 26). The modules,
+ * from the bottom: {@code lock-core} (no Spring at all), {@code lock-redis} and
+ * {@code lock-spring} (each on the core only), {@code lock-spring-boot-support} (on all
+ * three); {@link Module} checks the jars. The layers within and across them (each may use
+ * only those its rule names; the same table is in {@code docs/architecture.md}):
+ *
+ * <pre>
+ * Support        .support                          (nothing)
+ * API            the root package                  Support
+ * Runtime        .core: EngineRuntime, TaskPool    Support
+ *                and their JVM implementation
+ * Store          .store: the SPI, in-memory store  API, Support
+ * Observation    .observation                      API, Support
+ * Engine         .core                             API, Support, Runtime, Store, Observation
+ * Redis store    .redis                            API, Support, Runtime, Store
+ * Redis service  .redis.RedisLockService           the above: engine + Redis store
+ * Spring         .interceptor, .web, .context,     API, Support, Observation, Engine
+ *                LockLostEvent
+ * Operations     .actuate, LockMetrics             API, Support, Engine (LockInspection only)
+ * Boot wiring    .autoconfigure,                   everything
+ *                EnableDistributedLock,
+ *                MaxmemoryPolicyCheck
+ * </pre>
+ *
+ * A layer is a set of classes, not always a package: public types keep their packages
+ * across the module split (no user code changes), so a few live in a package of another
+ * layer, in the jar of their own layer:
+ * <ul>
+ * <li>{@link EnableDistributedLock} sits in the root package for users, but imports the
+ * Boot-conditioned interception configuration through its selector in
+ * {@code .autoconfigure}, which names the annotation back (as {@code @EnableCaching} and
+ * its {@code CachingConfigurationSelector} do, side by side in one Spring package): it is
+ * Boot wiring ({@code lock-spring-boot-support}), and counted in the
+ * {@code autoconfigure} slice.</li>
+ * <li>{@link LockLostEvent}, a Spring event in the root package, is in
+ * {@code lock-spring}: the engine tells a plain {@code LockLostListener}.</li>
+ * <li>{@link LockMetrics} binds meters on {@link LockInspection}, which the engine
+ * implements, while the engine uses the rest of {@code .observation}: it is an operator's
+ * view like {@code .actuate} ({@code lock-spring}), and a slice of its own.</li>
+ * <li>{@link MaxmemoryPolicyCheck} runs when a Boot application is ready: Boot wiring in
+ * the {@code .redis} package.</li>
+ * <li>{@link RedisLockService} is the engine over the Redis store, a composition above
+ * both; the rest of {@code .redis} knows only the store SPI and the engine's
+ * runtime.</li>
+ * <li>{@link EngineRuntime} and {@link TaskPool} are the platform under the engine
+ * (clock, parking, threads), which the quorum store runs on too.</li>
+ * </ul>
+ */
+class ArchitectureTests {
+
+	private static final String ROOT = "io.github.distlock";
+
+	private static final String SUPPORT = "Support";
+
+	private static final String API = "API";
+
+	private static final String RUNTIME = "Runtime";
+
+	private static final String STORE = "Store";
+
+	private static final String OBSERVATION = "Observation";
+
+	private static final String ENGINE = "Engine";
+
+	private static final String REDIS_STORE = "Redis store";
+
+	private static final String REDIS_SERVICE = "Redis service";
+
+	private static final String SPRING = "Spring";
+
+	private static final String OPERATIONS = "Operations";
+
+	private static final String BOOT = "Boot wiring";
+
+	/** The hard limit of CONTRIBUTING.md for a main class. */
+	private static final int MAX_LINES = 350;
+
+	/** The platform under the engine: public types and their package-private JVM side. */
+	private static final Set<String> RUNTIME_CLASSES = Set.of(EngineRuntime.class.getName(), TaskPool.class.getName(),
+			ROOT + ".core.SystemRuntime", ROOT + ".core.SystemTaskPool", ROOT + ".core.OwnerTokens");
+
+	/** The only Boot class {@code lock-spring} uses: durations read as properties do. */
+	private static final String DURATION_STYLE = "org.springframework.boot.convert.DurationStyle";
+
+	private static final Map<String, Module> MODULE_OF = new HashMap<>();
+
+	private static final JavaClasses CLASSES = importModules();
+
+	@Test
+	void layersUseOnlyTheLayersBelowThem() {
+		layers().check(CLASSES);
+	}
+
+	@Test
+	void modulesUseOnlyTheModulesBelowThem() {
+		classes().should(useOnlyModulesBelow()).check(CLASSES);
+	}
+
+	@Test
+	void aWrongWayImportFailsTheRules() {
+		JavaClasses wrongWay = new ClassFileImporter().importClasses(WrongWayImportProbe.type(),
+				DistributedLockProperties.class);
+		assertThatExceptionOfType(AssertionError.class).isThrownBy(() -> layers().check(wrongWay))
+			.withMessageContaining("io.github.distlock.core.WrongWayImport")
+			.withMessageContaining(DistributedLockProperties.class.getName())
+			.satisfies((failure) -> System.out.println("[architecture] what a wrong-way import gets:\n"
+					+ failure.getMessage()));
+	}
+
+	@Test
+	void packagesFormNoCycle() {
+		slices().assignedFrom(new PackageSlices()).should().beFreeOfCycles().check(CLASSES);
+	}
+
+	@Test
+	void operatorsSeeTheEngineOnlyThroughLockInspection() {
+		noClasses().that(resideInAPackage(ROOT + ".actuate..").or(named(LockMetrics.class.getName())))
+			.should()
+			.dependOnClassesThat(resideInAPackage(ROOT + ".core..")
+				.and(not(named(Set.of(LockInspection.class.getName(), HeldLockInfo.class.getName())))))
+			.because("the endpoint, the health check and the meters work on any LockInspection")
+			.check(CLASSES);
+	}
+
+	@Test
+	void theCoreUsesNoSpringAndTheMiddleModulesNoBoot() {
+		classes().should(useNoForbiddenFramework())
+			.because("lock-core runs without Spring; lock-redis and lock-spring run without Spring Boot")
+			.check(CLASSES);
+	}
+
+	@Test
+	void onlyTheRedisStoresAndTheirWiringUseARedisClient() {
+		noClasses().that(inModule(Module.CORE).or(inModule(Module.SPRING)))
+			.should()
+			.dependOnClassesThat(resideInAnyPackage("io.lettuce..", "org.springframework.data.."))
+			.check(CLASSES);
+	}
+
+	@Test
+	void everyClassNamedHereExists() {
+		assertThat(RUNTIME_CLASSES).allSatisfy((name) -> assertThat(CLASSES.contain(name)).as(name).isTrue());
+		assertThat(MODULE_OF.values()).containsAll(Set.of(Module.values()));
+	}
+
+	@Test
+	void noMainClassIsLongerThan350Lines() throws IOException {
+		List<String> tooLong = new ArrayList<>();
+		for (Path sources : mainSourceDirectories()) {
+			try (Stream<Path> files = Files.walk(sources)) {
+				for (Path file : (Iterable<Path>) files.filter((path) -> path.toString().endsWith(".java"))::iterator) {
+					int lines = Files.readAllLines(file).size();
+					if (lines > MAX_LINES) {
+						tooLong.add(file + " (" + lines + " lines)");
+					}
+				}
+			}
+		}
+		assertThat(tooLong).as("main classes over %d lines: split them by job (CONTRIBUTING.md)", MAX_LINES).isEmpty();
+	}
+
+	private static ArchRule layers() {
+		return layeredArchitecture().consideringOnlyDependenciesInLayers()
+			.layer(SUPPORT)
+			.definedBy(resideInAPackage(ROOT + ".support.."))
+			.layer(API)
+			.definedBy(resideInAPackage(ROOT)
+				.and(not(named(Set.of(EnableDistributedLock.class.getName(), LockLostEvent.class.getName())))))
+			.layer(RUNTIME)
+			.definedBy(named(RUNTIME_CLASSES))
+			.layer(STORE)
+			.definedBy(resideInAPackage(ROOT + ".store.."))
+			.layer(OBSERVATION)
+			.definedBy(resideInAPackage(ROOT + ".observation..").and(not(named(LockMetrics.class.getName()))))
+			.layer(ENGINE)
+			.definedBy(resideInAPackage(ROOT + ".core..").and(not(named(RUNTIME_CLASSES))))
+			.layer(REDIS_STORE)
+			.definedBy(resideInAPackage(ROOT + ".redis..")
+				.and(not(named(Set.of(RedisLockService.class.getName(), MaxmemoryPolicyCheck.class.getName())))))
+			.layer(REDIS_SERVICE)
+			.definedBy(named(RedisLockService.class.getName()))
+			.layer(SPRING)
+			.definedBy(resideInAnyPackage(ROOT + ".interceptor..", ROOT + ".web..", ROOT + ".context..")
+				.or(named(LockLostEvent.class.getName())))
+			.layer(OPERATIONS)
+			.definedBy(resideInAPackage(ROOT + ".actuate..").or(named(LockMetrics.class.getName())))
+			.layer(BOOT)
+			.definedBy(resideInAPackage(ROOT + ".autoconfigure..")
+				.or(named(Set.of(EnableDistributedLock.class.getName(), MaxmemoryPolicyCheck.class.getName()))))
+			.whereLayer(SUPPORT)
+			.mayNotAccessAnyLayer()
+			.whereLayer(API)
+			.mayOnlyAccessLayers(SUPPORT)
+			.whereLayer(RUNTIME)
+			.mayOnlyAccessLayers(SUPPORT)
+			.whereLayer(STORE)
+			.mayOnlyAccessLayers(API, SUPPORT)
+			.whereLayer(OBSERVATION)
+			.mayOnlyAccessLayers(API, SUPPORT)
+			.whereLayer(ENGINE)
+			.mayOnlyAccessLayers(API, SUPPORT, RUNTIME, STORE, OBSERVATION)
+			.whereLayer(REDIS_STORE)
+			.mayOnlyAccessLayers(API, SUPPORT, RUNTIME, STORE)
+			.whereLayer(REDIS_SERVICE)
+			.mayOnlyAccessLayers(API, SUPPORT, RUNTIME, STORE, OBSERVATION, ENGINE, REDIS_STORE)
+			.whereLayer(SPRING)
+			.mayOnlyAccessLayers(API, SUPPORT, OBSERVATION, ENGINE)
+			.whereLayer(OPERATIONS)
+			.mayOnlyAccessLayers(API, SUPPORT, ENGINE)
+			.whereLayer(BOOT)
+			.mayOnlyAccessLayers(SUPPORT, API, RUNTIME, STORE, OBSERVATION, ENGINE, REDIS_STORE, REDIS_SERVICE, SPRING,
+					OPERATIONS);
+	}
+
+	private static ArchCondition<JavaClass> useOnlyModulesBelow() {
+		return new ArchCondition<>("use only classes of their own module or of the modules below it") {
+
+			@Override
+			public void check(JavaClass type, ConditionEvents events) {
+				Module origin = MODULE_OF.get(type.getName());
+				for (Dependency dependency : type.getDirectDependenciesFromSelf()) {
+					Module target = MODULE_OF.get(dependency.getTargetClass().getBaseComponentType().getName());
+					if (origin != null && target != null && !origin.mayUse(target)) {
+						events.add(SimpleConditionEvent.violated(dependency,
+								origin.artifact + " uses " + target.artifact + ": " + dependency.getDescription()));
+					}
+				}
+			}
+
+		};
+	}
+
+	private static ArchCondition<JavaClass> useNoForbiddenFramework() {
+		return new ArchCondition<>("use Spring and Spring Boot only where their module allows") {
+
+			@Override
+			public void check(JavaClass type, ConditionEvents events) {
+				Module module = MODULE_OF.get(type.getName());
+				for (Dependency dependency : type.getDirectDependenciesFromSelf()) {
+					String target = topLevel(dependency.getTargetClass());
+					boolean spring = target.startsWith("org.springframework.");
+					boolean boot = target.startsWith("org.springframework.boot.");
+					boolean forbidden = switch (module) {
+						case CORE -> spring;
+						case REDIS -> boot;
+						case SPRING -> boot && !target.equals(DURATION_STYLE);
+						case BOOT_SUPPORT -> false;
+					};
+					if (forbidden) {
+						events.add(SimpleConditionEvent.violated(dependency,
+								module.artifact + ": " + dependency.getDescription()));
+					}
+				}
+			}
+
+		};
+	}
+
+	private static DescribedPredicate<JavaClass> inModule(Module module) {
+		return DescribedPredicate.describe("in " + module.artifact, (type) -> MODULE_OF.get(type.getName()) == module);
+	}
+
+	/** Classes by name, nested ones and arrays with their class. */
+	private static DescribedPredicate<JavaClass> named(String name) {
+		return named(Set.of(name));
+	}
+
+	private static DescribedPredicate<JavaClass> named(Set<String> names) {
+		return DescribedPredicate.describe("named " + names, (type) -> names.contains(topLevel(type)));
+	}
+
+	private static <T> DescribedPredicate<T> not(DescribedPredicate<T> predicate) {
+		return DescribedPredicate.not(predicate);
+	}
+
+	/** The name of a class or of the class it is nested in; of the element for arrays. */
+	private static String topLevel(JavaClass type) {
+		String name = type.getBaseComponentType().getName();
+		int nested = name.indexOf('$');
+		return (nested < 0) ? name : name.substring(0, nested);
+	}
+
+	/**
+	 * The main classes of the four modules: their jars in a reactor build, their classes
+	 * directories in an IDE.
+	 */
+	private static JavaClasses importModules() {
+		List<Location> locations = new ArrayList<>();
+		for (Module module : Module.values()) {
+			Location location = location(module.member);
+			locations.add(location);
+			for (JavaClass type : new ClassFileImporter().importLocations(List.of(location))) {
+				MODULE_OF.put(type.getName(), module);
+			}
+		}
+		return new ClassFileImporter().importLocations(locations);
+	}
+
+	private static Location location(Class<?> member) {
+		try {
+			Path path = Path.of(member.getProtectionDomain().getCodeSource().getLocation().toURI());
+			if (Files.isDirectory(path)) {
+				return Location.of(path);
+			}
+			try (JarFile jar = new JarFile(path.toFile())) {
+				return Location.of(jar);
+			}
+		}
+		catch (URISyntaxException ex) {
+			throw new IllegalStateException(ex);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/**
+	 * Every module's src/main/java, found from the module the tests run in, but
+	 * {@code lock-test-support}'s: the Redis processes of the tests, not the library (its
+	 * {@code RedisServer} is over the limit: a split noted on issue 26).
+	 */
+	private static List<Path> mainSourceDirectories() throws IOException {
+		for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+			if (Files.isDirectory(dir.resolve("lock-core/src/main/java"))) {
+				try (Stream<Path> modules = Files.list(dir)) {
+					return modules.filter((module) -> !module.endsWith("lock-test-support"))
+						.map((module) -> module.resolve("src/main/java"))
+						.filter(Files::isDirectory)
+						.toList();
+				}
+			}
+		}
+		throw new IllegalStateException("lock-core/src/main/java not found above " + Path.of("").toAbsolutePath());
+	}
+
+	/** The modules of the library, each with a class it holds and what it may use. */
+	private enum Module {
+
+		CORE("lock-core", LockService.class),
+
+		REDIS("lock-redis", RedisLockStore.class, CORE),
+
+		SPRING("lock-spring", DistributedLockInterceptor.class, CORE),
+
+		BOOT_SUPPORT("lock-spring-boot-support", DistributedLockConfiguration.class, CORE, REDIS, SPRING);
+
+		private final String artifact;
+
+		private final Class<?> member;
+
+		private final Set<Module> below;
+
+		Module(String artifact, Class<?> member, Module... below) {
+			this.artifact = artifact;
+			this.member = member;
+			this.below = Set.of(below);
+		}
+
+		boolean mayUse(Module other) {
+			return other == this || this.below.contains(other);
+		}
+
+	}
+
+	/**
+	 * One slice per package under {@code io.github.distlock} (the root package is
+	 * {@code api}), but for the classes that belong to another layer than their
+	 * package's: {@link EnableDistributedLock} goes with its selector's
+	 * {@code autoconfigure}, {@link LockMetrics} is a slice of its own.
+	 */
+	private static final class PackageSlices implements SliceAssignment {
+
+		@Override
+		public SliceIdentifier getIdentifierOf(JavaClass type) {
+			String name = topLevel(type);
+			if (!type.getPackageName().startsWith(ROOT)) {
+				return SliceIdentifier.ignore();
+			}
+			if (name.equals(EnableDistributedLock.class.getName())) {
+				return SliceIdentifier.of("autoconfigure");
+			}
+			if (name.equals(LockMetrics.class.getName())) {
+				return SliceIdentifier.of("observation.LockMetrics");
+			}
+			String rest = type.getPackageName().substring(ROOT.length());
+			return SliceIdentifier.of(rest.isEmpty() ? "api" : rest.substring(1).split("\\.")[0]);
+		}
+
+		@Override
+		public String getDescription() {
+			return "packages of io.github.distlock (EnableDistributedLock with autoconfigure, LockMetrics apart)";
+		}
+
+	}
+
+}
