@@ -7,13 +7,10 @@ import java.util.HashMap;
 import java.util.Map;
 
 import io.github.distlock.EnableDistributedLock;
-import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import io.github.distlock.testsupport.Hold;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.AdviceMode;
 import org.springframework.context.annotation.Configuration;
@@ -72,14 +69,14 @@ public final class ExclusionInstance {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration({ DataRedisAutoConfiguration.class, DistributedLockAutoConfiguration.class })
+	@ImportRedisAndLockAutoConfiguration
 	@EnableDistributedLock(mode = AdviceMode.ASPECTJ)
 	static class AspectJMode {
 
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration({ DataRedisAutoConfiguration.class, DistributedLockAutoConfiguration.class })
+	@ImportRedisAndLockAutoConfiguration
 	static class ProxyMode {
 
 	}

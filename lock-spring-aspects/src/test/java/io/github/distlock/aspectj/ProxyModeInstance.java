@@ -3,14 +3,11 @@ package io.github.distlock.aspectj;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
-
 import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.support.GenericApplicationContext;
@@ -47,8 +44,8 @@ public final class ProxyModeInstance {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration({ DataRedisAutoConfiguration.class, AopAutoConfiguration.class,
-			DistributedLockAutoConfiguration.class })
+	@ImportRedisAndLockAutoConfiguration
+	@ImportAutoConfiguration(AopAutoConfiguration.class)
 	static class ProxyMode {
 
 	}

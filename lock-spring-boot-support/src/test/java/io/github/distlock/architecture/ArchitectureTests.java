@@ -157,8 +157,8 @@ class ArchitectureTests {
 		assertThatExceptionOfType(AssertionError.class).isThrownBy(() -> layers().check(wrongWay))
 			.withMessageContaining("io.github.distlock.core.WrongWayImport")
 			.withMessageContaining(DistributedLockProperties.class.getName())
-			.satisfies((failure) -> System.out.println("[architecture] what a wrong-way import gets:\n"
-					+ failure.getMessage()));
+			.satisfies((failure) -> System.out
+				.println("[architecture] what a wrong-way import gets:\n" + failure.getMessage()));
 	}
 
 	@Test

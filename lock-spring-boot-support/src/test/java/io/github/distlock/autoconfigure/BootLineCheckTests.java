@@ -21,8 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@link BootLineCheck}: the auto-configuration module of the Boot line under test
- * passes; a module of the other line, or both, stop the context naming the starter to
- * use.
+ * passes, beside its test kit too; a module of the other line, or both, stop the context
+ * naming the starter to use, and a test kit of the other line the kit to use.
  */
 class BootLineCheckTests {
 
@@ -72,9 +72,52 @@ class BootLineCheckTests {
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
 				.rootCause()
-				.hasMessageContaining("Both io.github.distlock:lock-spring-boot-autoconfigure")
-				.hasMessageContaining("and io.github.distlock:lock-spring-boot3-autoconfigure")
-				.hasMessageContaining("keep only the one for Spring Boot"));
+				.hasMessageContaining("distlock artifacts of both Spring Boot lines are on the classpath: ")
+				.hasMessageContaining("io.github.distlock:lock-spring-boot-autoconfigure (for Spring Boot 4.x)")
+				.hasMessageContaining("io.github.distlock:lock-spring-boot3-autoconfigure (for Spring Boot 3.5.x)")
+				.hasMessageContaining("keep only those for Spring Boot"));
+	}
+
+	@Test
+	void theTestKitOfTheRunningLineBesideItsAutoConfigurationPasses() throws IOException {
+		List<URL> line = "4".equals(LineUnderTest.BOOT_LINE)
+				? List.of(marker("4", "lock-spring-boot-autoconfigure", "lock-spring-boot-starter"),
+						kitMarker("4", "lock-spring-boot-test", "lock-spring-boot3-test",
+								"lock-spring-boot-autoconfigure"))
+				: List.of(marker("3", "lock-spring-boot3-autoconfigure", "lock-spring-boot3-starter"), kitMarker("3",
+						"lock-spring-boot3-test", "lock-spring-boot-test", "lock-spring-boot3-autoconfigure"));
+		this.contextRunner.withClassLoader(new MarkersClassLoader(line))
+			.run((context) -> assertThat(context).hasSingleBean(LockService.class));
+	}
+
+	/**
+	 * The application's starter is of the running line, the test kit of the other: the
+	 * message names the kit, what it brings, and the kit to use instead (not the
+	 * starter).
+	 */
+	@Test
+	void theTestKitOfTheOtherLineIsNamedWithTheKitToUse() throws IOException {
+		boolean boot4 = "4".equals(LineUnderTest.BOOT_LINE);
+		URL starter = boot4 ? marker("4", "lock-spring-boot-autoconfigure", "lock-spring-boot-starter")
+				: marker("3", "lock-spring-boot3-autoconfigure", "lock-spring-boot3-starter");
+		URL otherKit = boot4
+				? kitMarker("3", "lock-spring-boot3-test", "lock-spring-boot-test", "lock-spring-boot3-autoconfigure")
+				: kitMarker("4", "lock-spring-boot-test", "lock-spring-boot3-test", "lock-spring-boot-autoconfigure");
+		URL brought = boot4 ? marker("3", "lock-spring-boot3-autoconfigure", "lock-spring-boot3-starter")
+				: marker("4", "lock-spring-boot-autoconfigure", "lock-spring-boot-starter");
+		String kit = boot4 ? "lock-spring-boot3-test" : "lock-spring-boot-test";
+		String kitToUse = boot4 ? "lock-spring-boot-test" : "lock-spring-boot3-test";
+		String broughtArtifact = boot4 ? "lock-spring-boot3-autoconfigure" : "lock-spring-boot-autoconfigure";
+		this.contextRunner.withClassLoader(new MarkersClassLoader(List.of(starter, otherKit, brought)))
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.isInstanceOf(IllegalStateException.class)
+				.hasMessageContaining("distlock artifacts of both Spring Boot lines are on the classpath: ")
+				.hasMessageContaining("io.github.distlock:" + kit + ", io.github.distlock:" + broughtArtifact
+						+ " (for Spring Boot " + (boot4 ? "3.5.x" : "4.x") + "; io.github.distlock:" + kit
+						+ " brings io.github.distlock:" + broughtArtifact + ")")
+				.hasMessageEndingWith(": replace io.github.distlock:" + kit + " with io.github.distlock:" + kitToUse));
 	}
 
 	@Test
@@ -87,6 +130,15 @@ class BootLineCheckTests {
 		Path file = Files.createTempFile(this.markers, "boot-line", ".properties");
 		Files.writeString(file, "boot-line=" + line + "\nboot-versions=" + ("4".equals(line) ? "4.x" : "3.5.x")
 				+ "\nartifact=" + artifact + "\nstarter=" + starter + "\n", StandardCharsets.ISO_8859_1);
+		return file.toUri().toURL();
+	}
+
+	private URL kitMarker(String line, String artifact, String counterpart, String brings) throws IOException {
+		Path file = Files.createTempFile(this.markers, "boot-line", ".properties");
+		Files.writeString(file,
+				"boot-line=" + line + "\nboot-versions=" + ("4".equals(line) ? "4.x" : "3.5.x") + "\nartifact="
+						+ artifact + "\ncounterpart=" + counterpart + "\nbrings=" + brings + "\n",
+				StandardCharsets.ISO_8859_1);
 		return file.toUri().toURL();
 	}
 

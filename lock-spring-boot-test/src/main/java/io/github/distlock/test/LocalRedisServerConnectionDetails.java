@@ -6,9 +6,9 @@ import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 
 /**
- * Spring Boot's Redis connection details of a {@link LocalRedisServer @LocalRedisServer}:
- * a standalone server on a free loopback port, started with this bean and stopped with
- * it.
+ * Spring Boot 4's Redis connection details of a
+ * {@link LocalRedisServer @LocalRedisServer}: a standalone server on a free loopback
+ * port, started with this bean and stopped with it.
  */
 public final class LocalRedisServerConnectionDetails implements DataRedisConnectionDetails, DisposableBean {
 

@@ -40,7 +40,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The Boot 3.5 line end to end: this application has only
  * {@code lock-spring-boot3-starter} (with web and actuator) and runs on a real
- * {@code redis-server} of its own.
+ * {@code redis-server} of its own; its tests have {@code lock-spring-boot3-test} too.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 class Boot3SampleApplicationTests {
@@ -67,15 +67,22 @@ class Boot3SampleApplicationTests {
 	private ApplicationContext context;
 
 	@Test
-	void runsOnSpringBoot35WithOnlyTheBoot3Starter() throws IOException {
+	void runsOnSpringBoot35WithTheBoot3StarterAndTestKit() throws IOException {
 		assertThat(SpringBootVersion.getVersion()).startsWith("3.5.");
-		List<URL> lines = Collections
-			.list(getClass().getClassLoader().getResources("META-INF/distlock/boot-line.properties"));
-		assertThat(lines).hasSize(1);
-		try (InputStream in = lines.get(0).openStream()) {
-			assertThat(new String(in.readAllBytes(), StandardCharsets.ISO_8859_1)).contains("boot-line=3")
-				.contains("starter=lock-spring-boot3-starter");
+		List<String> markers = new ArrayList<>();
+		for (URL url : Collections
+			.list(getClass().getClassLoader().getResources("META-INF/distlock/boot-line.properties"))) {
+			try (InputStream in = url.openStream()) {
+				markers.add(new String(in.readAllBytes(), StandardCharsets.ISO_8859_1));
+			}
 		}
+		// The starter's auto-configuration module, and the test kit: both of the Boot 3
+		// line.
+		assertThat(markers).hasSize(2)
+			.allSatisfy((marker) -> assertThat(marker).contains("boot-line=3"))
+			.anySatisfy((marker) -> assertThat(marker).contains("starter=lock-spring-boot3-starter")
+				.contains("artifact=lock-spring-boot3-autoconfigure"))
+			.anySatisfy((marker) -> assertThat(marker).contains("artifact=lock-spring-boot3-test"));
 		assertThat(AbstractHealthIndicator.class)
 			.isAssignableFrom(this.context.getBean("distributedLockHealthIndicator").getClass());
 	}

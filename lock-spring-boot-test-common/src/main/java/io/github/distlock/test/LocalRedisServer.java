@@ -12,15 +12,16 @@ import java.lang.annotation.Target;
  * property to write: the {@code @ServiceConnection} experience without Docker. The server
  * is the {@code redis-server} on the {@code PATH}, otherwise the linux-amd64 binary
  * shipped in the {@code embedded-redis} jar; it listens on a free loopback port, keeps
- * nothing on disk, and is registered as Spring Boot's
- * {@link org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails}
- * (so {@code spring.data.redis.host}/{@code port} are not used).
+ * nothing on disk, and is registered as Spring Boot's Redis connection details
+ * ({@code DataRedisConnectionDetails} on Boot 4, {@code RedisConnectionDetails} on Boot
+ * 3.5), so {@code spring.data.redis.host}/{@code port} are not used.
  * <p>
  * One server per application context: it starts when the context is created and stops
  * when the context closes, after the lock service released its locks. Test classes
  * sharing a cached context share its server; a test class that needs a server of its own
- * adds {@code @DirtiesContext}. Inject {@link LocalRedisServerConnectionDetails} to reach
- * the server itself (its address, {@code redis-cli}-style commands).
+ * adds {@code @DirtiesContext}. Inject {@code LocalRedisServerConnectionDetails} (one per
+ * Boot line, in its kit module) to reach the server itself (its address,
+ * {@code redis-cli}-style commands).
  * <p>
  * For example {@code @SpringBootTest} with {@code @LocalRedisServer}: the whole
  * application on a Redis of its own.

@@ -4,7 +4,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
 import io.github.distlock.LockService;
-import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import io.github.distlock.autoconfigure.DistributedLockProperties;
 import io.github.distlock.core.LockEngine;
 import io.github.distlock.observation.LockAcquireObservationConvention;
@@ -23,10 +22,12 @@ import org.springframework.context.annotation.Bean;
 /**
  * The in-memory locks of {@link AutoConfigureInMemoryLocks @AutoConfigureInMemoryLocks}:
  * the {@link InMemoryLockStore} on a {@link TestLockClock}, the lock engine over it (its
- * operations recorded), and {@link TestLocks}. Applies before
- * {@link DistributedLockAutoConfiguration}, whose in-memory configuration then backs off.
+ * operations recorded), and {@link TestLocks}. Applies before the
+ * {@code DistributedLockAutoConfiguration} of the Boot line's auto-configuration module
+ * (named, not linked: this module serves both lines), whose in-memory configuration then
+ * backs off.
  */
-@AutoConfiguration(before = DistributedLockAutoConfiguration.class)
+@AutoConfiguration(beforeName = "io.github.distlock.autoconfigure.DistributedLockAutoConfiguration")
 @ConditionalOnBooleanProperty(name = "distributed-lock.enabled", matchIfMissing = true)
 @ConditionalOnProperty(name = "distributed-lock.store", havingValue = "in-memory")
 @EnableConfigurationProperties(DistributedLockProperties.class)

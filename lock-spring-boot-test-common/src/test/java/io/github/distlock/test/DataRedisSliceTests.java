@@ -7,17 +7,16 @@ import io.github.distlock.redis.RedisLockService;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.data.redis.test.autoconfigure.DataRedisTest;
 import org.springframework.context.ApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A {@code @DataRedisTest} slice leaves distlock out;
- * {@link AutoConfigureDistributedLock @AutoConfigureDistributedLock} brings it in, on the
- * slice's Redis ({@link LocalRedisServer @LocalRedisServer}).
+ * A {@code @DataRedisTest} slice ({@link RedisSliceTest}, the line's) leaves distlock
+ * out; {@link AutoConfigureDistributedLock @AutoConfigureDistributedLock} brings it in,
+ * on the slice's Redis ({@link LocalRedisServer @LocalRedisServer}).
  */
-@DataRedisTest
+@RedisSliceTest
 @AutoConfigureDistributedLock
 @LocalRedisServer
 class DataRedisSliceTests {

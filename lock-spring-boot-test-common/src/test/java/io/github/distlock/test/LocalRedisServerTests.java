@@ -8,8 +8,8 @@ import io.github.distlock.redis.RedisLockService;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.ApplicationContext;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,14 +17,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * {@link LocalRedisServer @LocalRedisServer} connects the application to a
  * {@code redis-server} of its own, whatever {@code spring.data.redis.*} says: the locks
- * and the application's own template are in that server.
+ * and the application's own template are in that server. The server is the line's Spring
+ * Boot Redis connection details ({@link LineUnderTest#REDIS_CONNECTION_DETAILS}).
  */
 @SpringBootTest(properties = { "spring.data.redis.host=192.0.2.1", "spring.data.redis.port=1" })
 @LocalRedisServer
 class LocalRedisServerTests {
 
 	@Autowired
-	private DataRedisConnectionDetails connectionDetails;
+	private ApplicationContext context;
+
+	@Autowired
+	private LocalRedisServerConnectionDetails local;
 
 	@Autowired
 	private LockService lockService;
@@ -34,18 +38,17 @@ class LocalRedisServerTests {
 
 	@Test
 	void locksAndTemplateUseTheLocalServer() {
-		assertThat(this.connectionDetails).isInstanceOf(LocalRedisServerConnectionDetails.class);
-		LocalRedisServerConnectionDetails local = (LocalRedisServerConnectionDetails) this.connectionDetails;
-		assertThat(local.server().isRunning()).isTrue();
-		assertThat(local.getStandalone().getHost()).isEqualTo(local.server().host());
+		assertThat(this.context.getBean(LineUnderTest.REDIS_CONNECTION_DETAILS)).isSameAs(this.local);
+		assertThat(this.local.server().isRunning()).isTrue();
+		assertThat(this.local.getStandalone().getHost()).isEqualTo(this.local.server().host());
 		assertThat(this.lockService).isInstanceOf(RedisLockService.class);
 
 		try (LockHandle handle = this.lockService.lock("stock:apple", Duration.ofSeconds(10))) {
 			assertThat(handle.isHeld()).isTrue();
-			assertThat(local.server().keys("*")).anyMatch((key) -> key.contains("stock:apple"));
+			assertThat(this.local.server().keys("*")).anyMatch((key) -> key.contains("stock:apple"));
 		}
 		this.redis.opsForValue().set("greeting", "hello");
-		assertThat(local.server().command("GET", "greeting")).isEqualTo("hello");
+		assertThat(this.local.server().command("GET", "greeting")).isEqualTo("hello");
 	}
 
 }

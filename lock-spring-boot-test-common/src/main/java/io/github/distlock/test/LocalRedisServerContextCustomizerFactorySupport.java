@@ -1,0 +1,93 @@
+package io.github.distlock.test;
+
+import java.util.List;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.test.context.ContextConfigurationAttributes;
+import org.springframework.test.context.ContextCustomizer;
+import org.springframework.test.context.ContextCustomizerFactory;
+import org.springframework.test.context.MergedContextConfiguration;
+import org.springframework.test.context.TestContextAnnotationUtils;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Registers the {@code LocalRedisServerConnectionDetails} of a test annotated with
+ * {@link LocalRedisServer @LocalRedisServer}, as Spring Boot registers the connection
+ * details of a {@code @ServiceConnection}. Spring Boot's Redis connection details have
+ * another type on each Boot line, so each line's kit module has its own
+ * {@code LocalRedisServerConnectionDetails} and a subclass of this naming that type.
+ */
+abstract class LocalRedisServerContextCustomizerFactorySupport implements ContextCustomizerFactory {
+
+	private final String connectionDetailsType;
+
+	private final String connectionDetailsModule;
+
+	/**
+	 * The factory of a Boot line.
+	 * @param connectionDetailsType the class name of the line's Redis connection details
+	 * @param connectionDetailsModule the Spring Boot artifact that holds it
+	 */
+	LocalRedisServerContextCustomizerFactorySupport(String connectionDetailsType, String connectionDetailsModule) {
+		this.connectionDetailsType = connectionDetailsType;
+		this.connectionDetailsModule = connectionDetailsModule;
+	}
+
+	/**
+	 * The bean definition of the line's {@code LocalRedisServerConnectionDetails}, which
+	 * starts the server. Called only once the line's connection details type is known to
+	 * be present.
+	 * @return the bean definition
+	 */
+	abstract RootBeanDefinition connectionDetails();
+
+	@Override
+	public @Nullable ContextCustomizer createContextCustomizer(Class<?> testClass,
+			List<ContextConfigurationAttributes> configAttributes) {
+		if (!TestContextAnnotationUtils.hasAnnotation(testClass, LocalRedisServer.class)) {
+			return null;
+		}
+		if (!ClassUtils.isPresent(this.connectionDetailsType, testClass.getClassLoader())) {
+			throw new IllegalStateException("@LocalRedisServer on " + testClass.getName()
+					+ " needs Spring Boot's Redis support on the test class path (" + this.connectionDetailsType
+					+ ", in " + this.connectionDetailsModule + "; the distlock starter brings it)");
+		}
+		return new ConnectionDetailsRegistration(this::connectionDetails);
+	}
+
+	private static final class ConnectionDetailsRegistration implements ContextCustomizer {
+
+		private final Supplier<RootBeanDefinition> definition;
+
+		private ConnectionDetailsRegistration(Supplier<RootBeanDefinition> definition) {
+			this.definition = definition;
+		}
+
+		@Override
+		public void customizeContext(ConfigurableApplicationContext context, MergedContextConfiguration mergedConfig) {
+			if (!(context.getBeanFactory() instanceof BeanDefinitionRegistry registry)) {
+				throw new IllegalStateException("@LocalRedisServer needs an application context whose bean factory"
+						+ " accepts bean definitions, but got " + context.getBeanFactory().getClass().getName());
+			}
+			registry.registerBeanDefinition("localRedisServerConnectionDetails", this.definition.get());
+		}
+
+		/** One server per context: the customizers of any two such tests are equal. */
+		@Override
+		public boolean equals(@Nullable Object other) {
+			return other != null && other.getClass() == getClass();
+		}
+
+		@Override
+		public int hashCode() {
+			return getClass().hashCode();
+		}
+
+	}
+
+}

@@ -1,0 +1,23 @@
+package io.github.distlock.test;
+
+import org.springframework.boot.autoconfigure.data.redis.RedisConnectionDetails;
+
+/**
+ * What the kit's tests (in {@code lock-spring-boot-test-common}) need to know of the Boot
+ * line they run on: here Boot 3.5.
+ */
+final class LineUnderTest {
+
+	/** The line, as {@code META-INF/distlock/boot-line.properties} names it. */
+	static final String BOOT_LINE = "3";
+
+	/** This line's kit artifact. */
+	static final String KIT = "lock-spring-boot3-test";
+
+	/** Spring Boot's Redis connection details on this line. */
+	static final Class<?> REDIS_CONNECTION_DETAILS = RedisConnectionDetails.class;
+
+	private LineUnderTest() {
+	}
+
+}
