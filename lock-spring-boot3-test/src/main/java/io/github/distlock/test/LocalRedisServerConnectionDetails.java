@@ -2,7 +2,6 @@ package io.github.distlock.test;
 
 import io.github.distlock.testsupport.RedisServer;
 
-import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.autoconfigure.data.redis.RedisConnectionDetails;
 
 /**
@@ -10,12 +9,11 @@ import org.springframework.boot.autoconfigure.data.redis.RedisConnectionDetails;
  * {@link LocalRedisServer @LocalRedisServer}: a standalone server on a free loopback
  * port, started with this bean and stopped with it.
  */
-public final class LocalRedisServerConnectionDetails implements RedisConnectionDetails, DisposableBean {
-
-	private final RedisServer server;
+public final class LocalRedisServerConnectionDetails extends LocalRedisServerDetailsSupport
+		implements RedisConnectionDetails {
 
 	private LocalRedisServerConnectionDetails(RedisServer server) {
-		this.server = server;
+		super(server);
 	}
 
 	static LocalRedisServerConnectionDetails start() {
@@ -24,25 +22,7 @@ public final class LocalRedisServerConnectionDetails implements RedisConnectionD
 
 	@Override
 	public Standalone getStandalone() {
-		return Standalone.of(this.server.host(), this.server.port());
-	}
-
-	/**
-	 * The server: its address, and commands to send it.
-	 * @return the server
-	 */
-	public RedisServer server() {
-		return this.server;
-	}
-
-	@Override
-	public void destroy() {
-		this.server.close();
-	}
-
-	@Override
-	public String toString() {
-		return "LocalRedisServer[" + this.server.host() + ":" + this.server.port() + "]";
+		return Standalone.of(server().host(), server().port());
 	}
 
 }

@@ -1,0 +1,38 @@
+package io.github.distlock.test;
+
+import io.github.distlock.testsupport.RedisServer;
+
+import org.springframework.beans.factory.DisposableBean;
+
+/**
+ * What each Boot line's {@code LocalRedisServerConnectionDetails} shares: the server of a
+ * {@link LocalRedisServer @LocalRedisServer}, stopped with the bean. The line's class
+ * adds only the connection-details interface of its Boot line.
+ */
+abstract class LocalRedisServerDetailsSupport implements DisposableBean {
+
+	private final RedisServer server;
+
+	LocalRedisServerDetailsSupport(RedisServer server) {
+		this.server = server;
+	}
+
+	/**
+	 * The server: its address, and commands to send it.
+	 * @return the server
+	 */
+	public RedisServer server() {
+		return this.server;
+	}
+
+	@Override
+	public void destroy() {
+		this.server.close();
+	}
+
+	@Override
+	public String toString() {
+		return "LocalRedisServer[" + this.server.host() + ":" + this.server.port() + "]";
+	}
+
+}
