@@ -1,6 +1,7 @@
 package io.github.distlock;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -75,6 +76,27 @@ public interface LockService {
 		try (LockHandle handle = lock(lockId, waitTime)) {
 			action.run();
 		}
+	}
+
+	/**
+	 * Acquires several locks, all or none: one id per distinct element, in one global
+	 * order (the ids' natural {@code String} order, the same in every instance), so that
+	 * callers naming the same ids in any order never deadlock; a failure part-way
+	 * releases what was taken. The handle is a {@link MultiLockHandle}: its
+	 * {@link MultiLockHandle#fencingTokens() fencingTokens()} has each lock's token, and
+	 * losing any one lock is losing the handle.
+	 * @param lockIds the ids; duplicates count once; not empty
+	 * @param waitTime how long all of them together may take; {@link Duration#ZERO} tries
+	 * once
+	 * @param leaseTime a fixed lease for each lock, or {@code null} for auto-renewed
+	 * leases
+	 * @return the handle, or empty when one of the locks was not acquired in time
+	 * @throws IllegalArgumentException for an empty collection or a {@code null} or blank
+	 * id
+	 */
+	default Optional<LockHandle> tryLockAll(Collection<String> lockIds, Duration waitTime,
+			@Nullable Duration leaseTime) {
+		return MultiLockHandle.acquire(lockIds, waitTime, (lockId, left) -> tryLock(lockId, left, leaseTime));
 	}
 
 	/**

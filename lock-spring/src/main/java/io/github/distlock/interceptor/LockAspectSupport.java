@@ -2,6 +2,7 @@ package io.github.distlock.interceptor;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -9,6 +10,7 @@ import io.github.distlock.LockContext;
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockNotAcquiredException;
 import io.github.distlock.LockService;
+import io.github.distlock.MultiLockHandle;
 import io.github.distlock.OnLockFailure;
 import io.github.distlock.observation.NamedLockService;
 import io.github.distlock.support.DurationText;
@@ -63,9 +65,11 @@ public abstract class LockAspectSupport {
 		if (operation == null) {
 			return invoker.proceed();
 		}
-		String lockId = lockId(operation, arguments);
+		List<String> lockIds = lockIds(operation, arguments);
+		String lockId = String.join(",", lockIds);
 		Duration waitTime = (operation.waitTime() != null) ? operation.waitTime() : this.defaultWaitTime.get();
-		Optional<LockHandle> acquired = tryLock(operation, lockId, waitTime);
+		Optional<LockHandle> acquired = (lockIds.size() == 1) ? tryLock(operation, lockId, waitTime)
+				: MultiLockHandle.acquire(lockIds, waitTime, (id, left) -> tryLock(operation, id, left));
 		if (acquired.isEmpty()) {
 			return notAcquired(operation, lockId, waitTime);
 		}
@@ -100,9 +104,18 @@ public abstract class LockAspectSupport {
 		return service.tryLock(lockId, waitTime, operation.leaseTime());
 	}
 
-	private String lockId(LockOperation operation, @Nullable Object[] arguments) {
-		return (operation.key() != null) ? operation.name() + ":" + this.keyEvaluator.evaluate(operation, arguments)
-				: operation.name();
+	/**
+	 * The id, or one id per key when the key is a collection (a multi-key lock, acquired
+	 * all or none in the global order of {@link MultiLockHandle}).
+	 */
+	private List<String> lockIds(LockOperation operation, @Nullable Object[] arguments) {
+		if (operation.key() == null) {
+			return List.of(operation.name());
+		}
+		return this.keyEvaluator.evaluate(operation, arguments)
+			.stream()
+			.map((key) -> operation.name() + ":" + key)
+			.toList();
 	}
 
 	private static @Nullable Object notAcquired(LockOperation operation, String lockId, Duration waitTime) {

@@ -1,6 +1,11 @@
 package io.github.distlock.interceptor;
 
+import java.lang.reflect.Array;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
@@ -62,24 +67,58 @@ public class LockKeyEvaluator {
 	}
 
 	/**
-	 * Evaluates the key of an invocation.
+	 * Evaluates the key of an invocation: one key, or one per distinct element when the
+	 * expression yields a {@link Collection} or an array (a multi-key lock, e.g.
+	 * {@code {#from, #to}} or {@code #order.skus}).
 	 * @param operation the lock operation
 	 * @param arguments the invocation's arguments
-	 * @return the key as text
-	 * @throws IllegalArgumentException if the key is {@code null} or blank: no lock, no
-	 * call
+	 * @return the keys as text, in the order the value lists them, duplicates once
+	 * @throws IllegalArgumentException if the key, or an element of it, is {@code null}
+	 * or blank, or the collection is empty: no lock, no call
 	 */
-	public String evaluate(LockOperation operation, @Nullable Object[] arguments) {
+	public List<String> evaluate(LockOperation operation, @Nullable Object[] arguments) {
 		Expression key = operation.key();
 		if (key == null) {
 			throw new IllegalStateException("No key expression on " + operation.describeMethod());
 		}
 		Object value = key.getValue(context(operation.parameterNames(), arguments));
+		List<?> elements = elements(value);
+		if (elements == null) {
+			return List.of(text(value, operation, "evaluated to"));
+		}
+		if (elements.isEmpty()) {
+			throw new IllegalArgumentException(
+					"Lock key '" + key.getExpressionString() + "' of " + operation.describeMethod()
+							+ " evaluated to an empty collection; the method is not invoked" + " without its locks");
+		}
+		Set<String> keys = new LinkedHashSet<>();
+		for (int i = 0; i < elements.size(); i++) {
+			keys.add(text(elements.get(i), operation, "has, at index " + i + ","));
+		}
+		return List.copyOf(keys);
+	}
+
+	private static @Nullable List<?> elements(@Nullable Object value) {
+		if (value instanceof Collection<?> collection) {
+			return new ArrayList<>(collection);
+		}
+		if (value != null && value.getClass().isArray()) {
+			List<Object> elements = new ArrayList<>();
+			for (int i = 0; i < Array.getLength(value); i++) {
+				elements.add(Array.get(value, i));
+			}
+			return elements;
+		}
+		return null;
+	}
+
+	private static String text(@Nullable Object value, LockOperation operation, String what) {
 		String text = (value instanceof String string) ? string
 				: (value != null) ? ObjectUtils.nullSafeToString(value) : null;
 		if (text == null || text.isBlank()) {
-			throw new IllegalArgumentException("Lock key '" + key.getExpressionString() + "' of "
-					+ operation.describeMethod() + " evaluated to " + ((text == null) ? "null" : "a blank value")
+			Expression key = operation.key();
+			throw new IllegalArgumentException("Lock key '" + ((key != null) ? key.getExpressionString() : "") + "' of "
+					+ operation.describeMethod() + " " + what + " " + ((text == null) ? "null" : "a blank value")
 					+ "; the method is not invoked without its lock");
 		}
 		return text;

@@ -1,6 +1,7 @@
 package io.github.distlock.docs.shop;
 
 import java.time.Duration;
+import java.util.List;
 
 import io.github.distlock.test.AutoConfigureInMemoryLocks;
 import io.github.distlock.test.HeldElsewhere;
@@ -39,6 +40,13 @@ class AnnotationExamplesTests {
 		this.billing.printLabel("p-1");
 		this.billing.reserveSeat("gala", "ann");
 		assertThat(this.locks.acquired()).containsExactly("order:7", "transfer:a->b", "label:p-1", "seat:gala");
+	}
+
+	@Test
+	void aCollectionKeyLocksEachElementInOneOrder() {
+		assertThat(this.billing.move("b-2", "a-1", 500)).containsOnlyKeys("account:a-1", "account:b-2");
+		this.billing.pick(List.of("pear", "apple", "pear"));
+		assertThat(this.locks.acquired()).containsExactly("account:a-1", "account:b-2", "sku:apple", "sku:pear");
 	}
 
 	@Test

@@ -1,9 +1,13 @@
 package io.github.distlock.docs.shop;
 
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.distlock.DistributedLock;
+import io.github.distlock.LockContext;
+import io.github.distlock.MultiLockHandle;
 import io.github.distlock.OnLockFailure;
 
 import org.springframework.scheduling.annotation.Scheduled;
@@ -38,6 +42,18 @@ public class Billing {
 	public void printLabel(String parcelId) {
 	}
 	// end::keys[]
+
+	// tag::multi-key[]
+	@DistributedLock(name = "account", key = "{#from, #to}") // both accounts, all or none
+	public Map<String, Long> move(String from, String to, long cents) {
+		MultiLockHandle held = (MultiLockHandle) LockContext.current().orElseThrow();
+		return held.fencingTokens(); // a token per account
+	}
+
+	@DistributedLock(name = "sku", key = "#skus") // one lock per distinct sku
+	public void pick(List<String> skus) {
+	}
+	// end::multi-key[]
 
 	// tag::scheduled[]
 	@Scheduled(cron = "0 0 * * * *") // fires on every instance
