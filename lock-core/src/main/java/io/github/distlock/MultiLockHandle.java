@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 import io.github.distlock.support.DurationText;
 import io.github.distlock.support.LogSafe;
@@ -20,7 +21,10 @@ import org.jspecify.annotations.Nullable;
  * {@link DistributedLock @DistributedLock} whose key is a collection return. All or none:
  * the ids are acquired one after the other in one global order (their natural
  * {@code String} order), the same in every instance, so that callers naming the same ids
- * in any order never deadlock; a failure part-way releases what was taken.
+ * in any order never deadlock; a failure part-way releases what was taken. A fixed lease
+ * counts from each lock's own acquisition: should one run out while a later id is
+ * awaited, all are released and taken again while the wait lasts, so a handle returned
+ * holds every lock.
  * <p>
  * The loss of any one lock is the loss of the handle: {@link #isHeld()} turns
  * {@code false} and {@link #close()} throws {@link LockLostException} (after releasing
@@ -48,29 +52,53 @@ public final class MultiLockHandle implements LockHandle {
 	 * id
 	 */
 	public static Optional<LockHandle> acquire(Collection<String> lockIds, Duration waitTime, Acquirer acquirer) {
+		return acquire(lockIds, waitTime, acquirer, System::nanoTime);
+	}
+
+	/**
+	 * {@link #acquire(Collection, Duration, Acquirer)} on a clock of the caller's (a lock
+	 * engine's, which a simulation runs on virtual time).
+	 * @param lockIds the ids; duplicates count once; not empty
+	 * @param waitTime how long all of them together may take
+	 * @param acquirer acquires one id within the wait left
+	 * @param nanoClock the clock the wait is counted on, in nanoseconds
+	 * @return the handle, or empty when one id was not acquired in time
+	 */
+	public static Optional<LockHandle> acquire(Collection<String> lockIds, Duration waitTime, Acquirer acquirer,
+			LongSupplier nanoClock) {
 		TreeSet<String> ordered = ordered(lockIds);
 		if (waitTime == null || waitTime.isNegative()) {
 			throw new IllegalArgumentException(
 					"waitTime must be zero or positive, but was " + DurationText.of(waitTime));
 		}
-		long deadline = System.nanoTime() + waitTime.toNanos();
-		List<LockHandle> held = new ArrayList<>(ordered.size());
-		try {
-			for (String lockId : ordered) {
-				Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
-				Optional<LockHandle> handle = acquirer.tryLock(lockId, left);
-				if (handle.isEmpty()) {
-					releaseQuietly(held);
-					return Optional.empty();
+		long deadline = nanoClock.getAsLong() + waitTime.toNanos();
+		while (true) {
+			List<LockHandle> held = new ArrayList<>(ordered.size());
+			try {
+				for (String lockId : ordered) {
+					Duration left = Duration.ofNanos(Math.max(0, deadline - nanoClock.getAsLong()));
+					Optional<LockHandle> handle = acquirer.tryLock(lockId, left);
+					if (handle.isEmpty()) {
+						releaseQuietly(held);
+						return Optional.empty();
+					}
+					held.add(handle.get());
 				}
-				held.add(handle.get());
+			}
+			catch (RuntimeException | Error ex) {
+				releaseQuietly(held);
+				throw ex;
+			}
+			// A fixed lease of an id taken early may have run out while a later one was
+			// awaited: all or none, so try again while the wait lasts.
+			if (held.stream().allMatch(LockHandle::isHeld)) {
+				return Optional.of(new MultiLockHandle(held));
+			}
+			releaseQuietly(held);
+			if (deadline - nanoClock.getAsLong() <= 0) {
+				return Optional.empty();
 			}
 		}
-		catch (RuntimeException | Error ex) {
-			releaseQuietly(held);
-			throw ex;
-		}
-		return Optional.of(new MultiLockHandle(held));
 	}
 
 	/**

@@ -1,12 +1,14 @@
 package io.github.distlock.core;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockService;
+import io.github.distlock.MultiLockHandle;
 import io.github.distlock.OnLockFailure;
 import io.github.distlock.observation.LockAcquireObservationConvention;
 import io.github.distlock.observation.LockHoldObservationConvention;
@@ -117,6 +119,14 @@ public class LockEngine implements NamedLockService, LockInspection, AutoCloseab
 	}
 
 	/** Its holds are ordinary holds of this engine, acquired by {@link FairAcquirer}. */
+	/** {@inheritDoc} The wait is counted on the engine's clock. */
+	@Override
+	public Optional<LockHandle> tryLockAll(Collection<String> lockIds, Duration waitTime,
+			@Nullable Duration leaseTime) {
+		return MultiLockHandle.acquire(lockIds, waitTime, (lockId, left) -> tryLock(lockId, left, leaseTime),
+				this.runtime::nanoTime);
+	}
+
 	@Override
 	public NamedLockService fair() {
 		if (!this.store.supportsFairLocks()) {

@@ -148,6 +148,23 @@ public abstract class MultiLockServiceContractTests {
 	}
 
 	@Test
+	void aFixedLeaseThatRanOutWhileALaterIdWasAwaitedIsTakenAgain() throws Exception {
+		LockEngine holder = newService();
+		LockEngine caller = newService();
+		LockHandle held = holder.lock(id("b"), Duration.ZERO);
+		Future<Optional<LockHandle>> waiting = this.executor
+			.submit(() -> caller.tryLockAll(List.of(id("a"), id("b")), BOUND, Duration.ofMillis(600)));
+		await().atMost(BOUND).until(() -> caller.isLocked(id("a")));
+		// a's fixed lease runs out while b is awaited; then b comes free.
+		await().atMost(BOUND).until(() -> !caller.isLocked(id("a")));
+		held.close();
+		MultiLockHandle all = (MultiLockHandle) waiting.get(BOUND.toSeconds(), TimeUnit.SECONDS).orElseThrow();
+		assertThat(all.handles()).allSatisfy((handle) -> assertThat(handle.isHeld()).isTrue());
+		assertThat(all.fencingTokens()).containsOnlyKeys(id("a"), id("b"));
+		all.close();
+	}
+
+	@Test
 	void eachIdHasItsTokenAndTheHandlesTokenGrowsFromOneAcquisitionToTheNext() {
 		LockEngine service = newService();
 		List<String> ids = List.of(id("x"), id("y"), id("x"));

@@ -1,6 +1,7 @@
 package io.github.distlock.simulation;
 
 import java.util.ArrayDeque;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -32,6 +33,9 @@ final class Owners {
 	 * as many as the store's receipt is sure to remember and half again.
 	 */
 	private final Map<String, ArrayDeque<String>> ended = new HashMap<>();
+
+	/** Threads in a multi-key acquisition, with its lock ids. */
+	private final Map<SimThread, Set<String>> multiKey = new HashMap<>();
 
 	/** Owners of open handles: lock id -> owner token -> holds open. */
 	private final Map<String, Map<String, Integer>> open = new HashMap<>();
@@ -112,7 +116,27 @@ final class Owners {
 				return true;
 			}
 		}
+		// A lock handed over inside the owner's instance to a thread that still awaits
+		// the
+		// other ids of its multi-key acquisition: the token was sent by the releasing
+		// thread, and the receiving one opens its handles only once it has them all.
+		SimProcess process = this.processOf.get(owner);
+		for (Map.Entry<SimThread, Set<String>> entry : this.multiKey.entrySet()) {
+			if (entry.getKey().process() == process && entry.getValue().contains(lockId)
+					&& !entry.getKey().process().isCrashed()) {
+				return true;
+			}
+		}
 		return false;
+	}
+
+	/** {@code thread} began a multi-key acquisition of {@code lockIds}. */
+	void multiKeyStarted(SimThread thread, Collection<String> lockIds) {
+		this.multiKey.put(thread, new HashSet<>(lockIds));
+	}
+
+	void multiKeyEnded(SimThread thread) {
+		this.multiKey.remove(thread);
 	}
 
 }

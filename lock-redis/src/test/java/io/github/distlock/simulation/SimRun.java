@@ -36,9 +36,12 @@ final class SimRun {
 
 	private final Trace trace;
 
-	private SimRun(long seed, Trace trace) {
+	private final boolean multiKey;
+
+	private SimRun(long seed, Trace trace, boolean multiKey) {
 		this.seed = seed;
 		this.trace = trace;
+		this.multiKey = multiKey;
 	}
 
 	/**
@@ -47,7 +50,19 @@ final class SimRun {
 	 * @return what happened
 	 */
 	static Result run(long seed, int keepTrace) {
-		return QuietLogs.during(() -> new SimRun(seed, new Trace(keepTrace)).run());
+		return run(seed, keepTrace, false);
+	}
+
+	/**
+	 * Runs the world of {@code seed}, its threads also taking several locks at once
+	 * ({@code tryLockAll}) when {@code multiKey}: a seed space of its own, as the extra
+	 * choices change every world.
+	 * @param keepTrace how many trace lines to keep
+	 * @param multiKey whether the workload takes several lock ids at once too
+	 * @return what happened
+	 */
+	static Result run(long seed, int keepTrace, boolean multiKey) {
+		return QuietLogs.during(() -> new SimRun(seed, new Trace(keepTrace), multiKey).run());
 	}
 
 	private Result run() {
@@ -59,12 +74,14 @@ final class SimRun {
 				random.nextBoolean() ? Duration.ofMillis(300) : Duration.ofSeconds(1));
 		int instanceCount = 2 + random.nextInt(2);
 		int threadsPerInstance = 1 + random.nextInt(3);
-		List<String> lockIds = (random.nextInt(3) == 0) ? List.of("a", "b") : List.of("a");
+		List<String> singleKeyIds = (random.nextInt(3) == 0) ? List.of("a", "b") : List.of("a");
+		List<String> lockIds = this.multiKey ? List.of("a", "b", "c") : singleKeyIds;
 		boolean faulty = random.nextInt(5) != 0;
 		String description = "seed " + this.seed + ": " + ((nodeCount == 1) ? "one node" : "quorum of 3") + ", "
 				+ instanceCount + " instances x " + threadsPerInstance + " threads, lock ids " + lockIds + ", lease "
 				+ setup.leaseTime().toMillis() + " ms, node timeout " + setup.nodeTimeout().toMillis() + " ms, "
-				+ (faulty ? "with faults" : "no faults (interrupts and graceful restarts only)");
+				+ (faulty ? "with faults" : "no faults (interrupts and graceful restarts only)")
+				+ (this.multiKey ? ", multi-key" : "");
 		this.trace.log("world", description);
 
 		Network network = new Network(world);
@@ -81,7 +98,8 @@ final class SimRun {
 		Waiting waiting = new Waiting();
 		long end = Simulation.START_NANOS + WORKLOAD_NANOS;
 		long slack = TimeUnit.SECONDS.toNanos(3) + 4 * setup.commandTimeout().toNanos();
-		Workload workload = new Workload(world, owners, observations, waiting, lockIds, nodeCount == 1, slack);
+		Workload workload = new Workload(world, owners, observations, waiting, lockIds, nodeCount == 1, slack,
+				this.multiKey);
 		Instances[] instances = new Instances[1];
 		instances[0] = new Instances(world, (process) -> {
 			Instance instance = Instance.start(process, setup, world, network, nodes, owners, runtime, observations);

@@ -1,6 +1,8 @@
 package io.github.distlock.simulation;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
@@ -38,8 +40,12 @@ final class Workload {
 
 	private final long slackNanos;
 
+	private final boolean multiKey;
+
+	private final MultiKeyWorkload severalAtOnce;
+
 	Workload(Simulation world, Owners owners, Observations observations, Waiting waiting, List<String> lockIds,
-			boolean fairAllowed, long slackNanos) {
+			boolean fairAllowed, long slackNanos, boolean multiKey) {
 		this.world = world;
 		this.owners = owners;
 		this.observations = observations;
@@ -47,6 +53,8 @@ final class Workload {
 		this.lockIds = lockIds;
 		this.fairAllowed = fairAllowed;
 		this.slackNanos = slackNanos;
+		this.multiKey = multiKey;
+		this.severalAtOnce = new MultiKeyWorkload(world, owners, observations, waiting, slackNanos, this::pause);
 	}
 
 	/** The body of one workload thread of {@code instance}, until {@code endNanos}. */
@@ -54,6 +62,17 @@ final class Workload {
 		Random random = this.world.random();
 		SimThread me = this.world.currentThread();
 		while (this.world.now() < endNanos && instance.isAlive()) {
+			if (this.multiKey && random.nextInt(3) == 0) {
+				List<String> ids = new ArrayList<>(this.lockIds);
+				Collections.shuffle(ids, random);
+				ids = ids.subList(0, 2 + random.nextInt(ids.size() - 1));
+				Duration wait = WAITS.get(random.nextInt(WAITS.size()));
+				Duration lease = (random.nextInt(3) == 0) ? Duration.ofMillis(300 + random.nextInt(5700)) : null;
+				this.severalAtOnce.tryLockAll(me, instance.engine, ids, wait, lease)
+					.ifPresent((handle) -> this.severalAtOnce.hold(me, handle, random));
+				pause(random.nextInt(200));
+				continue;
+			}
 			String lockId = this.lockIds.get(random.nextInt(this.lockIds.size()));
 			boolean fair = this.fairAllowed && random.nextInt(4) == 0;
 			Duration wait = WAITS.get(random.nextInt(WAITS.size()));
@@ -171,7 +190,7 @@ final class Workload {
 		}
 	}
 
-	private void pause(long millis) {
+	void pause(long millis) {
 		long until = this.world.now() + TimeUnit.MILLISECONDS.toNanos(millis);
 		while (this.world.now() < until) {
 			this.world.park(until - this.world.now());
