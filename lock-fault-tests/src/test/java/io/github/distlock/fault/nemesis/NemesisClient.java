@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -20,16 +21,18 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.github.distlock.LockHandle;
 
 import io.github.distlock.LockLostException;
+import io.github.distlock.MultiLockHandle;
 import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.FencedResource;
 
 import org.springframework.data.redis.connection.RedisNode;
 
 /**
- * The client JVM of the nemesis suite: worker threads that lock random ids of a few and,
- * under the lock, increment the id's counter in a {@link FencedResource} by
- * read-modify-write with the hold's fencing token, until told to stop. Every operation is
- * printed as an {@link Op} line, every failed acquisition as
+ * The client JVM of the nemesis suite: worker threads that lock random ids of a few (one
+ * operation in four takes two ids at once, {@link MultiKeyIncrement}) and, under the
+ * lock, increment the id's counter in a {@link FencedResource} by read-modify-write with
+ * the hold's fencing token, until told to stop. Every operation is printed as an
+ * {@link Op} line, every failed acquisition as
  * {@code FAIL <thread> <id> <startNanos> <endNanos> <exception>}, every lost lock as
  * {@code LOST <id> <token>}.
  * <p>
@@ -130,6 +133,10 @@ public final class NemesisClient {
 		try (FencedResource resource = FencedResource.connect("127.0.0.1",
 				Integer.parseInt(this.options.get("fence")))) {
 			while (!stopping) {
+				if (ids > 1 && random.nextInt(4) == 0) {
+					workOnTwo(thread, ids, wait, random, resource);
+					continue;
+				}
 				String id = "register-" + random.nextInt(ids);
 				long startedAt = System.nanoTime();
 				LockHandle handle;
@@ -146,6 +153,33 @@ public final class NemesisClient {
 				}
 				print(increment(thread, id, handle, resource, random).toLine());
 			}
+		}
+	}
+
+	/**
+	 * One operation on two ids at once, named in a random order ({@code tryLockAll}): the
+	 * engine takes them in its global order, so opposite orders never deadlock.
+	 */
+	private void workOnTwo(String thread, int ids, Duration wait, ThreadLocalRandom random, FencedResource resource) {
+		int first = random.nextInt(ids);
+		int second = (first + 1 + random.nextInt(ids - 1)) % ids;
+		List<String> named = List.of("register-" + first, "register-" + second);
+		long startedAt = System.nanoTime();
+		Optional<LockHandle> all;
+		try {
+			all = this.service.tryLockAll(named, wait, null);
+		}
+		catch (RuntimeException ex) {
+			all = Optional.empty();
+		}
+		if (all.isEmpty()) {
+			print("FAIL " + thread + " " + String.join("+", named) + " " + startedAt + " " + System.nanoTime()
+					+ " multi-key");
+			pause(50);
+			return;
+		}
+		for (Op op : MultiKeyIncrement.run(thread, (MultiLockHandle) all.get(), resource, random)) {
+			print(op.toLine());
 		}
 	}
 
