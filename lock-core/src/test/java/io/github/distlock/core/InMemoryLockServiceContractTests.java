@@ -3,6 +3,7 @@ package io.github.distlock.core;
 import java.time.Duration;
 
 import io.github.distlock.store.InMemoryLockStore;
+import org.junit.jupiter.api.Nested;
 
 /**
  * The {@link io.github.distlock.LockService} contract on the {@link LockEngine} over one
@@ -16,6 +17,19 @@ class InMemoryLockServiceContractTests extends LockServiceContractTests {
 	@Override
 	protected LockEngine createService() {
 		return new LockEngine(this.store, Duration.ofSeconds(30));
+	}
+
+	/**
+	 * The multi-key contract on the same services.
+	 */
+	@Nested
+	class MultiKey extends MultiLockServiceContractTests {
+
+		@Override
+		protected LockEngine createService() {
+			return new LockEngine(InMemoryLockServiceContractTests.this.store, Duration.ofSeconds(30));
+		}
+
 	}
 
 }

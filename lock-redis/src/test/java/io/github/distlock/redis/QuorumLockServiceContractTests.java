@@ -6,6 +6,8 @@ import io.github.distlock.core.LockEngine;
 import io.github.distlock.core.LockServiceContractTests;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import io.github.distlock.core.MultiLockServiceContractTests;
+import org.junit.jupiter.api.Nested;
 
 /**
  * The {@link io.github.distlock.LockService} contract on {@link LockEngine}s over
@@ -29,6 +31,19 @@ class QuorumLockServiceContractTests extends LockServiceContractTests {
 	@Override
 	protected LockEngine createService() {
 		return nodes.newService(Duration.ofSeconds(30));
+	}
+
+	/**
+	 * The multi-key contract on the same services.
+	 */
+	@Nested
+	class MultiKey extends MultiLockServiceContractTests {
+
+		@Override
+		protected LockEngine createService() {
+			return nodes.newService(Duration.ofSeconds(30));
+		}
+
 	}
 
 }

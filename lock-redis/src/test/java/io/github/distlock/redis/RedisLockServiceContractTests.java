@@ -5,6 +5,8 @@ import io.github.distlock.core.LockServiceContractTests;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import io.github.distlock.core.MultiLockServiceContractTests;
+import org.junit.jupiter.api.Nested;
 
 /**
  * The {@link io.github.distlock.LockService} contract on {@link RedisLockService}s, each
@@ -25,6 +27,19 @@ class RedisLockServiceContractTests extends LockServiceContractTests {
 	@AfterEach
 	void closeClients() {
 		this.clients.close();
+	}
+
+	/**
+	 * The multi-key contract on the same services.
+	 */
+	@Nested
+	class MultiKey extends MultiLockServiceContractTests {
+
+		@Override
+		protected LockEngine createService() {
+			return RedisLockServiceContractTests.this.clients.newService();
+		}
+
 	}
 
 }

@@ -6,11 +6,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.TreeSet;
-import java.util.function.LongConsumer;
 
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockLostException;
-import io.github.distlock.LockNotAcquiredException;
 import io.github.distlock.MultiLockHandle;
 import io.github.distlock.core.LockEngine;
 
@@ -32,61 +30,28 @@ final class MultiKeyWorkload {
 
 	private final Observations observations;
 
-	private final Waiting waiting;
+	private final Workload workload;
 
-	private final long slackNanos;
-
-	private final LongConsumer pause;
-
-	MultiKeyWorkload(Simulation world, Owners owners, Observations observations, Waiting waiting, long slackNanos,
-			LongConsumer pause) {
+	MultiKeyWorkload(Simulation world, Owners owners, Observations observations, Workload workload) {
 		this.world = world;
 		this.owners = owners;
 		this.observations = observations;
-		this.waiting = waiting;
-		this.slackNanos = slackNanos;
-		this.pause = pause;
+		this.workload = workload;
 	}
 
 	Optional<MultiLockHandle> tryLockAll(SimThread me, LockEngine engine, List<String> lockIds, Duration wait,
 			Duration lease) {
 		String what = "tryLockAll(" + lockIds + ", " + wait.toMillis() + " ms, "
 				+ ((lease != null) ? lease.toMillis() + " ms" : "auto") + ")";
-		String first = new TreeSet<>(lockIds).first();
-		this.world.trace().log(me.name, what);
-		long start = this.world.now();
-		this.owners.operationStarted(me);
 		this.owners.multiKeyStarted(me, lockIds);
-		this.waiting.started(first, me);
-		String outcome = "failed";
 		try {
-			Optional<LockHandle> handle = engine.tryLockAll(lockIds, wait, lease);
-			outcome = handle.isPresent() ? "acquired" : "not acquired";
-			return handle.map(MultiLockHandle.class::cast);
-		}
-		catch (LockNotAcquiredException ex) {
-			outcome = "LockNotAcquiredException";
-			this.world.trace().log(me.name, what + " failed: " + ex.getMessage());
-			return Optional.empty();
-		}
-		catch (IllegalStateException ex) {
-			outcome = "refused: shut down";
-			return Optional.empty();
-		}
-		catch (LockLostException ex) {
-			outcome = "LockLostException";
-			return Optional.empty();
+			return this.workload
+				.attempt(me, what, new TreeSet<>(lockIds).first(), String.join(",", lockIds), wait, "multi-key ",
+						() -> engine.tryLockAll(lockIds, wait, lease))
+				.map(MultiLockHandle.class::cast);
 		}
 		finally {
-			Thread.interrupted();
-			this.waiting.ended(first, me);
 			this.owners.multiKeyEnded(me);
-			this.owners.operationEnded(me);
-			if (!me.isKilled()) {
-				this.observations.tryLockEnded(me.name, String.join(",", lockIds), wait.toNanos(),
-						this.world.now() - start, this.slackNanos, "multi-key " + outcome);
-				this.world.trace().log(me.name, what + ": " + outcome);
-			}
 		}
 	}
 
@@ -118,7 +83,7 @@ final class MultiKeyWorkload {
 						this.world.trace().log(me.name, "extend all(" + lease.toMillis() + " ms) failed: " + ex);
 					}
 				}
-				this.pause.accept(random.nextInt(800));
+				this.workload.pause(random.nextInt(800));
 			}
 			believed(me, handles);
 		}

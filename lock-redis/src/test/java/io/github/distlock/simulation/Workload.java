@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockLostException;
@@ -54,7 +55,7 @@ final class Workload {
 		this.fairAllowed = fairAllowed;
 		this.slackNanos = slackNanos;
 		this.multiKey = multiKey;
-		this.severalAtOnce = new MultiKeyWorkload(world, owners, observations, waiting, slackNanos, this::pause);
+		this.severalAtOnce = new MultiKeyWorkload(world, owners, observations, this);
 	}
 
 	/** The body of one workload thread of {@code instance}, until {@code endNanos}. */
@@ -90,13 +91,24 @@ final class Workload {
 			Duration lease, boolean fair) {
 		String what = (fair ? "fair " : "") + "tryLock('" + lockId + "', " + wait.toMillis() + " ms, "
 				+ ((lease != null) ? lease.toMillis() + " ms" : "auto") + ")";
+		return attempt(me, what, lockId, lockId, wait, "", () -> service.tryLock(lockId, wait, lease));
+	}
+
+	/**
+	 * One acquisition, observed: traced, counted as an operation of {@code me}, as a wait
+	 * for {@code waitingFor}, and its time held to {@code wait}.
+	 * @param reported the lock id (or ids) the outcome is reported for
+	 * @param kind what the outcome's count is prefixed with ({@code "multi-key "})
+	 */
+	Optional<LockHandle> attempt(SimThread me, String what, String waitingFor, String reported, Duration wait,
+			String kind, Supplier<Optional<LockHandle>> acquisition) {
 		this.world.trace().log(me.name, what);
 		long start = this.world.now();
 		this.owners.operationStarted(me);
-		this.waiting.started(lockId, me);
+		this.waiting.started(waitingFor, me);
 		String outcome = "failed";
 		try {
-			Optional<LockHandle> handle = service.tryLock(lockId, wait, lease);
+			Optional<LockHandle> handle = acquisition.get();
 			outcome = handle.isPresent() ? "acquired" : "not acquired";
 			return handle;
 		}
@@ -116,13 +128,15 @@ final class Workload {
 		}
 		finally {
 			Thread.interrupted();
-			this.waiting.ended(lockId, me);
+			this.waiting.ended(waitingFor, me);
 			this.owners.operationEnded(me);
 			if (me.isKilled()) {
+				// A thread of a crashed process holds nothing, whatever the call
+				// returned.
 				return Optional.empty();
 			}
-			this.observations.tryLockEnded(me.name, lockId, wait.toNanos(), this.world.now() - start, this.slackNanos,
-					outcome);
+			this.observations.tryLockEnded(me.name, reported, wait.toNanos(), this.world.now() - start, this.slackNanos,
+					kind + outcome);
 			this.world.trace().log(me.name, what + ": " + outcome);
 		}
 	}
