@@ -91,7 +91,7 @@ final class ClusterFormation {
 		Path nodesFile = cluster.resources().resolve("nodes-" + index + ".conf");
 		RedisServerException failure = null;
 		for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
-			int busPort = RedisServer.freeLoopbackPort();
+			int busPort = RedisProcess.freeLoopbackPort();
 			try {
 				// A node that could not bind its bus port may have written an identity.
 				Files.deleteIfExists(nodesFile);

@@ -53,8 +53,6 @@ public final class RedisCluster extends RedisTopology {
 	static final RedisVersionRequirement REQUIREMENT = new RedisVersionRequirement("RedisCluster", 7,
 			"cluster-port, CLUSTER ADDSLOTSRANGE, sharded pub/sub");
 
-	private static final Duration FAILOVER_RETRY_INTERVAL = Duration.ofSeconds(10);
-
 	private final ClusterView view = new ClusterView(this);
 
 	private final ClusterHealth health = new ClusterHealth(this);
@@ -148,22 +146,8 @@ public final class RedisCluster extends RedisTopology {
 	 */
 	public RedisServer failover(RedisServer master) {
 		view.requireServingMaster(master);
-		RedisServer replica = requireUnpaused(replicaOf(master), master);
-		long[] lastRequest = { System.nanoTime() };
-		replica.command("CLUSTER", "FAILOVER");
-		await("replica " + replica.port() + " promoted by CLUSTER FAILOVER and master " + master.port()
-				+ " replicating from it", () -> {
-					if (role(replica).startsWith("slave")
-							&& elapsed(lastRequest[0]).compareTo(FAILOVER_RETRY_INTERVAL) > 0) {
-						// A manual failover that timed out (5 s) on a loaded machine is
-						// abandoned by Redis: ask again.
-						lastRequest[0] = System.nanoTime();
-						replica.command("CLUSTER", "FAILOVER");
-					}
-					return role(replica).equals("master") && role(master).equals("slave " + replica.port());
-				});
-		awaitHealthy();
-		return replica;
+		RedisServer replica = ClusterFailover.requireUnpaused(replicaOf(master), master);
+		return ClusterFailover.coordinated(this, master, replica);
 	}
 
 	/**
@@ -177,9 +161,9 @@ public final class RedisCluster extends RedisTopology {
 	 */
 	public RedisServer killMaster(RedisServer master) {
 		view.requireServingMaster(master);
-		RedisServer replica = requireUnpaused(replicaOf(master), master);
+		RedisServer replica = ClusterFailover.requireUnpaused(replicaOf(master), master);
 		master.kill();
-		awaitPromotion(replica, "after SIGKILL of master " + master.port());
+		ClusterFailover.awaitPromotion(this, replica, "after SIGKILL of master " + master.port());
 		return replica;
 	}
 
@@ -251,7 +235,8 @@ public final class RedisCluster extends RedisTopology {
 			writes.run();
 			master.kill();
 		}
-		awaitPromotion(replica, "after replication was frozen and master " + master.port() + " was killed");
+		ClusterFailover.awaitPromotion(this, replica,
+				"after replication was frozen and master " + master.port() + " was killed");
 		return replica;
 	}
 
@@ -291,21 +276,8 @@ public final class RedisCluster extends RedisTopology {
 
 	// ----------------------------------------------------------------------------------------------
 
-	private void awaitPromotion(RedisServer replica, String when) {
-		await("replica " + replica.port() + " promoted to master " + when, () -> role(replica).equals("master"));
-		awaitHealthy();
-	}
-
 	RedisServer anyLiveNode() {
 		return view.anyLiveNode();
-	}
-
-	private static RedisServer requireUnpaused(RedisServer replica, RedisServer master) {
-		if (replica.isPaused()) {
-			throw new IllegalStateException("the replica " + replica.port() + " of master " + master.port()
-					+ " is paused and could not take over; resume it first (or use loseUnreplicatedWrites)");
-		}
-		return replica;
 	}
 
 	/**

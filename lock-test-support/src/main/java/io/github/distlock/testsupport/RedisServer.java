@@ -1,28 +1,12 @@
 package io.github.distlock.testsupport;
 
-import java.io.EOFException;
-import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.SocketException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * A real {@code redis-server} process on a free loopback port, with its own temporary
@@ -49,76 +33,28 @@ import java.util.stream.Stream;
  */
 public final class RedisServer implements AutoCloseable {
 
-	private static final String LOOPBACK = "127.0.0.1";
+	static final String LOOPBACK = "127.0.0.1";
 
-	/**
-	 * Where a developer's own Redis usually listens; tests must never flush or kill it.
-	 */
-	private static final int DEVELOPER_REDIS_PORT = 6379;
-
-	private static final int FREE_PORT_ATTEMPTS = 5;
-
-	private static final String LOG_FILE_NAME = "redis.log";
-
-	private static final int LOG_LINES_IN_ERRORS = 30;
-
-	private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(10);
-
-	private static final Duration READINESS_PROBE_TIMEOUT = Duration.ofMillis(500);
-
-	private static final Duration GRACEFUL_STOP_TIMEOUT = Duration.ofSeconds(10);
-
-	private static final Duration KILL_TIMEOUT = Duration.ofSeconds(10);
-
-	private static final Duration SIGNAL_TIMEOUT = Duration.ofSeconds(5);
-
-	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(5);
-
-	private static final Duration POLL_INTERVAL = Duration.ofMillis(10);
-
-	/**
-	 * Every server not yet closed, including ones still starting, so the shutdown hook
-	 * can reach them.
-	 */
-	private static final Set<RedisServer> OPEN_SERVERS = ConcurrentHashMap.newKeySet();
-
-	static {
-		Runtime.getRuntime().addShutdownHook(new Thread(RedisServer::killOpenServers, "distlock-redis-reaper"));
-	}
-
-	private final Path binary;
-
-	private final Path directory;
-
-	private final Path logFile;
+	private final RedisDirectory directory;
 
 	private final boolean persistence;
 
 	private final String password;
 
-	/** Passed first, before any flag, as redis-server requires; {@code null} for none. */
-	private final Path configFile;
+	private final RedisCommands commands;
 
-	/** Every command-line flag except {@code --port}, which is chosen at start. */
-	private final List<String> flags;
-
-	private volatile int port;
-
-	private volatile Process process;
-
-	private volatile boolean paused;
+	private final RedisProcess process;
 
 	private boolean closed;
 
-	private RedisServer(Path binary, Path directory, boolean persistence, String password, Path configFile,
-			List<String> flags) {
-		this.binary = binary;
-		this.directory = directory;
-		this.logFile = directory.resolve(LOG_FILE_NAME);
-		this.persistence = persistence;
-		this.password = password;
-		this.configFile = configFile;
-		this.flags = List.copyOf(flags);
+	private RedisServer(RedisServerSettings settings) {
+		Path binary = RedisBinary.resolve();
+		this.directory = RedisDirectory.create();
+		this.persistence = settings.persistence();
+		this.password = settings.password();
+		this.commands = new RedisCommands(this::port, password);
+		this.process = new RedisProcess(binary, settings.configFile(), settings.flags(directory.path()), directory,
+				commands);
 	}
 
 	/** Starts a server on a free loopback port, without persistence. */
@@ -152,7 +88,7 @@ public final class RedisServer implements AutoCloseable {
 	}
 
 	public int port() {
-		return port;
+		return process.port();
 	}
 
 	/**
@@ -162,10 +98,10 @@ public final class RedisServer implements AutoCloseable {
 	 */
 	public String uri() {
 		if (password == null) {
-			return "redis://" + LOOPBACK + ":" + port;
+			return "redis://" + LOOPBACK + ":" + port();
 		}
 		String encoded = URLEncoder.encode(password, StandardCharsets.UTF_8).replace("+", "%20");
-		return "redis://:" + encoded + "@" + LOOPBACK + ":" + port;
+		return "redis://:" + encoded + "@" + LOOPBACK + ":" + port();
 	}
 
 	/**
@@ -173,7 +109,7 @@ public final class RedisServer implements AutoCloseable {
 	 * process.
 	 */
 	public long pid() {
-		return process.pid();
+		return process.current().pid();
 	}
 
 	/**
@@ -181,13 +117,12 @@ public final class RedisServer implements AutoCloseable {
 	 * running.
 	 */
 	public boolean isRunning() {
-		Process current = process;
-		return current != null && current.isAlive();
+		return process.isRunning();
 	}
 
 	/** Whether the process is frozen by {@link #pause()} and not yet resumed. */
 	public boolean isPaused() {
-		return paused && isRunning();
+		return process.pauseRequested() && isRunning();
 	}
 
 	/**
@@ -196,32 +131,12 @@ public final class RedisServer implements AutoCloseable {
 	 * running.
 	 */
 	public synchronized void stop() {
-		Process current = process;
-		if (current == null || !current.isAlive()) {
-			paused = false;
-			return;
-		}
-		if (paused) {
-			resume(); // a stopped process cannot act on SHUTDOWN
-		}
-		if (!requestShutdown()) {
-			current.destroy();
-		}
-		if (!awaitExit(current, GRACEFUL_STOP_TIMEOUT)) {
-			current.destroyForcibly();
-			requireExit(current, "after SHUTDOWN, SIGTERM and SIGKILL");
-		}
+		process.stop();
 	}
 
 	/** Kills the process with SIGKILL, as a crash would, and waits for it to exit. */
 	public synchronized void kill() {
-		Process current = process;
-		if (current == null) {
-			return;
-		}
-		current.destroyForcibly();
-		requireExit(current, "after SIGKILL");
-		paused = false;
+		process.kill();
 	}
 
 	/**
@@ -231,12 +146,7 @@ public final class RedisServer implements AutoCloseable {
 	 * @throws IllegalStateException if it is not running
 	 */
 	public synchronized void pause() {
-		if (!isRunning()) {
-			throw new IllegalStateException("redis-server on port " + port + " is not running, cannot pause it");
-		}
-		signal("STOP");
-		paused = true;
-		awaitStoppedState();
+		process.pause();
 	}
 
 	/**
@@ -244,12 +154,7 @@ public final class RedisServer implements AutoCloseable {
 	 * it is not running.
 	 */
 	public synchronized void resume() {
-		if (!isRunning()) {
-			paused = false;
-			return;
-		}
-		signal("CONT");
-		paused = false;
+		process.resume();
 	}
 
 	/**
@@ -261,11 +166,7 @@ public final class RedisServer implements AutoCloseable {
 	 */
 	public synchronized void restart() {
 		requireOpen();
-		stop();
-		if (!persistence) {
-			deleteDataFiles();
-		}
-		launchOnSamePort();
+		process.restart(persistence);
 	}
 
 	/**
@@ -274,9 +175,7 @@ public final class RedisServer implements AutoCloseable {
 	 */
 	public synchronized void restartEmpty() {
 		requireOpen();
-		stop();
-		deleteDataFiles();
-		launchOnSamePort();
+		process.restart(false);
 	}
 
 	/**
@@ -290,7 +189,7 @@ public final class RedisServer implements AutoCloseable {
 	 * time
 	 */
 	public String command(String... args) {
-		return command(COMMAND_TIMEOUT, args);
+		return command(RedisCommands.COMMAND_TIMEOUT, args);
 	}
 
 	/**
@@ -300,7 +199,7 @@ public final class RedisServer implements AutoCloseable {
 	 * {@link java.net.SocketTimeoutException}.
 	 */
 	public String command(Duration timeout, String... args) {
-		return render(call(timeout, args));
+		return commands.command(timeout, args);
 	}
 
 	/** Deletes every key in every database. */
@@ -313,22 +212,7 @@ public final class RedisServer implements AutoCloseable {
 	 * data sets.
 	 */
 	public List<String> keys(String pattern) {
-		Set<String> keys = new TreeSet<>(); // SCAN may return a key more than once
-		try (RespConnection connection = connect(COMMAND_TIMEOUT)) {
-			String cursor = "0";
-			do {
-				List<?> page = (List<?>) connection.call("SCAN", cursor, "MATCH", pattern, "COUNT", "1000");
-				cursor = (String) page.get(0);
-				for (Object key : (List<?>) page.get(1)) {
-					keys.add((String) key);
-				}
-			}
-			while (!cursor.equals("0"));
-		}
-		catch (IOException e) {
-			throw unreachable("SCAN", e);
-		}
-		return List.copyOf(keys);
+		return commands.keys(pattern);
 	}
 
 	/**
@@ -336,18 +220,7 @@ public final class RedisServer implements AutoCloseable {
 	 * stdout or stderr).
 	 */
 	public String logTail(int lines) {
-		try {
-			String[] all = new String(Files.readAllBytes(logFile), StandardCharsets.UTF_8).split("\\R");
-			return String.join("\n", Arrays.asList(all).subList(Math.max(0, all.length - lines), all.length));
-		}
-		catch (NoSuchFileException e) {
-			return "";
-		}
-		catch (IOException e) {
-			// Called while building failure messages, so report instead of masking the
-			// original failure.
-			return "(could not read " + logFile + ": " + e + ")";
-		}
+		return directory.logTail(lines);
 	}
 
 	/**
@@ -360,357 +233,18 @@ public final class RedisServer implements AutoCloseable {
 			return;
 		}
 		closed = true;
-		try {
-			Process current = process;
-			if (current != null && current.isAlive()) {
-				if (paused) {
-					resumeQuietly(); // SIGKILL ends stopped processes too; resuming is
-										// cheap insurance
-				}
-				current.destroyForcibly();
-				requireExit(current, "after SIGKILL");
-			}
-		}
-		finally {
-			OPEN_SERVERS.remove(this);
-			deleteRecursively(directory);
-		}
+		OpenRedisServers.close(process);
 	}
 
 	@Override
 	public String toString() {
-		return "RedisServer[" + LOOPBACK + ":" + port
-				+ (isRunning() ? (paused ? ", paused" : ", running") : ", stopped") + ", dir=" + directory + "]";
-	}
-
-	// ----------------------------------------------------------------------------------------------
-	// startup
-
-	private void startOnFreePort(Integer requestedPort) {
-		int attempts = requestedPort == null ? FREE_PORT_ATTEMPTS : 1;
-		for (int attempt = 1; attempt <= attempts; attempt++) {
-			port = requestedPort == null ? freeLoopbackPort() : requestedPort;
-			if (launchAndAwaitReady()) {
-				return;
-			}
-		}
-		String tried = requestedPort == null ? attempts + " free ports (last " + port + ")" : "port " + port;
-		throw new RedisServerException("redis-server could not bind " + tried + ": address already in use; log:\n"
-				+ logTail(LOG_LINES_IN_ERRORS));
-	}
-
-	private void launchOnSamePort() {
-		if (!launchAndAwaitReady()) {
-			throw new RedisServerException("redis-server could not restart on port " + port
-					+ ": another process took the port while it was down; log:\n" + logTail(LOG_LINES_IN_ERRORS));
-		}
-	}
-
-	/**
-	 * Starts the process on {@link #port} and waits until it answers PING.
-	 * @return {@code false} if it exited because the port was taken (so the caller may
-	 * pick another)
-	 */
-	private boolean launchAndAwaitReady() {
-		long logLengthBefore = logLength();
-		Process started = startProcess();
-		process = started;
-		paused = false;
-		long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
-		while (true) {
-			if (!started.isAlive()) {
-				if (logSince(logLengthBefore).contains("Address already in use")) {
-					return false;
-				}
-				throw new RedisServerException("redis-server (" + binary + ") on port " + port + " exited with code "
-						+ started.exitValue() + " while starting; log:\n" + logTail(LOG_LINES_IN_ERRORS));
-			}
-			if (answersPingAsProcess(started.pid())) {
-				return true;
-			}
-			if (System.nanoTime() - deadline > 0) {
-				started.destroyForcibly();
-				awaitExit(started, KILL_TIMEOUT);
-				throw new RedisServerException(
-						"redis-server (" + binary + ") on port " + port + " did not answer PING within "
-								+ STARTUP_TIMEOUT.toSeconds() + " s; log:\n" + logTail(LOG_LINES_IN_ERRORS));
-			}
-			sleep(POLL_INTERVAL);
-		}
-	}
-
-	/**
-	 * Whether the server on our port answers PING and is our process: after losing a port
-	 * race, PING could otherwise be answered by whichever server won it.
-	 */
-	private boolean answersPingAsProcess(long pid) {
-		try (RespConnection connection = connect(READINESS_PROBE_TIMEOUT)) {
-			if (!"PONG".equals(connection.call("PING"))) {
-				return false;
-			}
-			String info = (String) connection.call("INFO", "server");
-			return info.lines().anyMatch(line -> line.trim().equals("process_id:" + pid));
-		}
-		catch (IOException | RedisServerException e) {
-			return false; // not listening yet, or -LOADING while it reads its data files
-		}
-	}
-
-	private Process startProcess() {
-		List<String> commandLine = new ArrayList<>();
-		commandLine.add(binary.toString());
-		if (configFile != null) {
-			commandLine.add(configFile.toString());
-		}
-		commandLine.add("--port");
-		commandLine.add(Integer.toString(port));
-		commandLine.addAll(flags);
-		ProcessBuilder builder = new ProcessBuilder(commandLine).directory(directory.toFile())
-			.redirectErrorStream(true)
-			// Configuration errors are printed before the log file is opened; keep them
-			// next to the log.
-			.redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
-		long deadline = System.nanoTime() + SIGNAL_TIMEOUT.toNanos();
-		while (true) {
-			try {
-				Process started = builder.start();
-				started.getOutputStream().close();
-				return started;
-			}
-			catch (IOException e) {
-				// ETXTBSY: a just-extracted binary can still be open for writing in a
-				// child forked meanwhile.
-				boolean textFileBusy = String.valueOf(e.getMessage()).contains("Text file busy");
-				if (!textFileBusy || System.nanoTime() - deadline > 0) {
-					throw new RedisServerException("Could not run " + commandLine, e);
-				}
-				sleep(POLL_INTERVAL);
-			}
-		}
-	}
-
-	static int freeLoopbackPort() {
-		while (true) {
-			try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK))) {
-				if (socket.getLocalPort() != DEVELOPER_REDIS_PORT) {
-					return socket.getLocalPort();
-				}
-			}
-			catch (IOException e) {
-				throw new UncheckedIOException("Could not find a free port on " + LOOPBACK, e);
-			}
-		}
-	}
-
-	// ----------------------------------------------------------------------------------------------
-	// commands
-
-	private Object call(Duration timeout, String... args) {
-		if (args.length == 0) {
-			throw new IllegalArgumentException("a Redis command needs at least its name");
-		}
-		try (RespConnection connection = connect(timeout)) {
-			return connection.call(args);
-		}
-		catch (IOException e) {
-			throw unreachable(args[0], e);
-		}
-	}
-
-	private RespConnection connect(Duration timeout) throws IOException {
-		RespConnection connection = RespConnection.open(LOOPBACK, port, timeout);
-		if (password != null) {
-			try {
-				connection.call("AUTH", password);
-			}
-			catch (IOException | RuntimeException e) {
-				connection.close();
-				throw e;
-			}
-		}
-		return connection;
-	}
-
-	private UncheckedIOException unreachable(String commandName, IOException e) {
-		return new UncheckedIOException(commandName + " to redis-server at " + LOOPBACK + ":" + port + " failed: " + e,
-				e);
-	}
-
-	private static String render(Object reply) {
-		if (reply instanceof List<?> elements) {
-			return elements.stream()
-				.map(element -> element == null ? "null" : render(element))
-				.collect(Collectors.joining("\n"));
-		}
-		return reply == null ? null : reply.toString();
-	}
-
-	// ----------------------------------------------------------------------------------------------
-	// process control
-
-	/**
-	 * @return whether Redis accepted SHUTDOWN, which it shows by hanging up without a
-	 * reply
-	 */
-	private boolean requestShutdown() {
-		RespConnection connection;
-		try {
-			connection = connect(COMMAND_TIMEOUT);
-		}
-		catch (IOException | RedisServerException e) {
-			return false;
-		}
-		try (connection) {
-			connection.send("SHUTDOWN", "NOSAVE");
-			connection.readReply();
-			return false; // any reply at all means it refused
-		}
-		catch (EOFException | SocketException e) {
-			return true;
-		}
-		catch (IOException | RedisServerException e) {
-			return false;
-		}
-	}
-
-	private void signal(String signalName) {
-		try {
-			ProcessSignals.send(signalName, pid(), SIGNAL_TIMEOUT);
-		}
-		catch (IllegalStateException | UncheckedIOException e) {
-			throw new RedisServerException("redis-server on port " + port + ": " + e.getMessage(), e);
-		}
-	}
-
-	/**
-	 * Waits until Linux reports the process as stopped, since SIGSTOP is delivered
-	 * asynchronously. Where there is no {@code /proc}, returning after {@code kill}
-	 * succeeded is the best available.
-	 */
-	private void awaitStoppedState() {
-		try {
-			ProcessSignals.awaitStopped(pid(), SIGNAL_TIMEOUT);
-		}
-		catch (IllegalStateException e) {
-			throw new RedisServerException("redis-server on port " + port + ": " + e.getMessage(), e);
-		}
-	}
-
-	private void resumeQuietly() {
-		try {
-			resume();
-		}
-		catch (RedisServerException e) {
-			// The SIGKILL that follows does the real work.
-		}
-	}
-
-	private void requireExit(Process dying, String what) {
-		if (!awaitExit(dying, KILL_TIMEOUT)) {
-			throw new RedisServerException("redis-server pid " + dying.pid() + " on port " + port + " still alive "
-					+ KILL_TIMEOUT.toSeconds() + " s " + what);
-		}
-	}
-
-	private static boolean awaitExit(Process dying, Duration timeout) {
-		try {
-			return dying.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException e) {
-			Thread.currentThread().interrupt();
-			throw new RedisServerException("Interrupted while waiting for redis-server pid " + dying.pid() + " to exit",
-					e);
-		}
-	}
-
-	private static void sleep(Duration duration) {
-		try {
-			Thread.sleep(duration.toMillis());
-		}
-		catch (InterruptedException e) {
-			Thread.currentThread().interrupt();
-			throw new RedisServerException("Interrupted while waiting for redis-server", e);
-		}
+		String state = isRunning() ? (process.pauseRequested() ? ", paused" : ", running") : ", stopped";
+		return "RedisServer[" + LOOPBACK + ":" + port() + state + ", dir=" + directory + "]";
 	}
 
 	private void requireOpen() {
 		if (closed) {
 			throw new IllegalStateException(this + " is closed");
-		}
-	}
-
-	/**
-	 * Runs on JVM exit; takes no locks, because a test thread may hold one while it
-	 * hangs.
-	 */
-	private static void killOpenServers() {
-		List<RedisServer> servers = List.copyOf(OPEN_SERVERS);
-		for (RedisServer server : servers) {
-			Process current = server.process;
-			if (current != null) {
-				current.destroyForcibly();
-			}
-		}
-		for (RedisServer server : servers) {
-			Process current = server.process;
-			if (current == null || awaitExit(current, Duration.ofSeconds(2))) {
-				deleteRecursively(server.directory);
-			}
-		}
-	}
-
-	// ----------------------------------------------------------------------------------------------
-	// files
-
-	/**
-	 * Everything in the directory except the log, which should keep the history across
-	 * restarts.
-	 */
-	private void deleteDataFiles() {
-		try (Stream<Path> entries = Files.list(directory)) {
-			entries.filter(entry -> !entry.equals(logFile)).forEach(RedisServer::deleteRecursively);
-		}
-		catch (IOException e) {
-			throw new UncheckedIOException("Could not delete the data files in " + directory, e);
-		}
-	}
-
-	private static void deleteRecursively(Path root) {
-		if (!Files.exists(root)) {
-			return;
-		}
-		try (Stream<Path> paths = Files.walk(root)) {
-			paths.sorted(Comparator.reverseOrder()).forEach(path -> {
-				try {
-					Files.deleteIfExists(path);
-				}
-				catch (IOException e) {
-					throw new UncheckedIOException(e);
-				}
-			});
-		}
-		catch (IOException e) {
-			throw new UncheckedIOException("Could not delete " + root, e);
-		}
-	}
-
-	private long logLength() {
-		try {
-			return Files.exists(logFile) ? Files.size(logFile) : 0;
-		}
-		catch (IOException e) {
-			return 0;
-		}
-	}
-
-	private String logSince(long offset) {
-		try {
-			byte[] all = Files.readAllBytes(logFile);
-			int from = (int) Math.min(offset, all.length);
-			return new String(all, from, all.length - from, StandardCharsets.UTF_8);
-		}
-		catch (IOException e) {
-			return "";
 		}
 	}
 
@@ -726,17 +260,7 @@ public final class RedisServer implements AutoCloseable {
 	 */
 	public static final class Builder {
 
-		private Integer port;
-
-		private boolean persistence;
-
-		private RedisServer primary;
-
-		private String password;
-
-		private Path configFile;
-
-		private final List<String> extraFlags = new ArrayList<>();
+		private final RedisServerSettings settings = new RedisServerSettings();
 
 		private Builder() {
 		}
@@ -746,13 +270,7 @@ public final class RedisServer implements AutoCloseable {
 		 * never touch a developer's own Redis.
 		 */
 		public Builder port(int port) {
-			if (port < 1 || port > 65535) {
-				throw new IllegalArgumentException("port must be 1..65535, was " + port);
-			}
-			if (port == DEVELOPER_REDIS_PORT) {
-				throw new IllegalArgumentException("port 6379 is reserved for a developer's own Redis; pick another");
-			}
-			this.port = port;
+			settings.port(port);
 			return this;
 		}
 
@@ -763,7 +281,7 @@ public final class RedisServer implements AutoCloseable {
 		 * by {@link #restart()}.
 		 */
 		public Builder persistence(boolean on) {
-			this.persistence = on;
+			settings.persistence(on);
 			return this;
 		}
 
@@ -772,7 +290,7 @@ public final class RedisServer implements AutoCloseable {
 		 * primary's password, if any).
 		 */
 		public Builder replicaOf(RedisServer primary) {
-			this.primary = Objects.requireNonNull(primary, "primary");
+			settings.replicaOf(Objects.requireNonNull(primary, "primary"), primary.password);
 			return this;
 		}
 
@@ -782,15 +300,7 @@ public final class RedisServer implements AutoCloseable {
 		 * noeviction}. Added last, so it overrides the defaults of this builder.
 		 */
 		public Builder arg(String name, String... values) {
-			Objects.requireNonNull(name, "name");
-			String bareName = name.replaceFirst("^--", "");
-			if (bareName.isBlank()) {
-				throw new IllegalArgumentException("flag name must not be blank");
-			}
-			extraFlags.add("--" + bareName);
-			for (String value : values) {
-				extraFlags.add(Objects.requireNonNull(value, "flag value"));
-			}
+			settings.arg(name, values);
 			return this;
 		}
 
@@ -801,16 +311,8 @@ public final class RedisServer implements AutoCloseable {
 		 * which {@link RedisServer} itself uses, is left as it is.
 		 */
 		public Builder aclUser(String name, String password, String... rules) {
-			if (name == null || name.isBlank() || name.equals("default")) {
-				throw new IllegalArgumentException("ACL user name must be non-blank and not 'default', was " + name);
-			}
-			if (password == null || password.isEmpty()) {
-				throw new IllegalArgumentException("password of ACL user '" + name + "' must not be empty");
-			}
-			// "resetchannels" too: before Redis 7, "reset" grants all channels.
-			List<String> values = new ArrayList<>(List.of(name, "reset", "resetchannels", "on", ">" + password));
-			values.addAll(List.of(rules));
-			return arg("user", values.toArray(String[]::new));
+			settings.aclUser(name, password, rules);
+			return this;
 		}
 
 		/**
@@ -819,7 +321,7 @@ public final class RedisServer implements AutoCloseable {
 		 * sets.
 		 */
 		public Builder configFile(Path file) {
-			this.configFile = Objects.requireNonNull(file, "file").toAbsolutePath();
+			settings.configFile(file);
 			return this;
 		}
 
@@ -828,10 +330,7 @@ public final class RedisServer implements AutoCloseable {
 		 * itself does so.
 		 */
 		public Builder requirePassword(String password) {
-			if (password == null || password.isEmpty()) {
-				throw new IllegalArgumentException("password must not be empty");
-			}
-			this.password = password;
+			settings.requirePassword(password);
 			return this;
 		}
 
@@ -841,56 +340,9 @@ public final class RedisServer implements AutoCloseable {
 		 * message
 		 */
 		public RedisServer start() {
-			Path binary = RedisBinary.resolve();
-			Path directory;
-			try {
-				directory = Files.createTempDirectory("distlock-redis-server-");
-			}
-			catch (IOException e) {
-				throw new UncheckedIOException("Could not create a directory for redis-server", e);
-			}
-			RedisServer server = new RedisServer(binary, directory, persistence, password, configFile,
-					flags(directory));
-			OPEN_SERVERS.add(server);
-			try {
-				server.startOnFreePort(port);
-				return server;
-			}
-			catch (RuntimeException e) {
-				try {
-					server.close();
-				}
-				catch (RuntimeException cleanupFailure) {
-					e.addSuppressed(cleanupFailure);
-				}
-				throw e;
-			}
-		}
-
-		private List<String> flags(Path directory) {
-			List<String> flags = new ArrayList<>(
-					List.of("--bind", LOOPBACK, "--protected-mode", "no", "--daemonize", "no", "--logfile",
-							directory.resolve(LOG_FILE_NAME).toString(), "--dir", directory.toString(), "--save", "",
-							// Redis 7 otherwise waits 5 s for more replicas before a full
-							// sync; tests want it now.
-							"--repl-diskless-sync-delay", "0"));
-			if (persistence) {
-				flags.addAll(List.of("--appendonly", "yes", "--appendfsync", "always"));
-			}
-			else {
-				flags.addAll(List.of("--appendonly", "no"));
-			}
-			if (primary != null) {
-				flags.addAll(List.of("--replicaof", primary.host(), Integer.toString(primary.port())));
-				if (primary.password != null) {
-					flags.addAll(List.of("--masterauth", primary.password));
-				}
-			}
-			if (password != null) {
-				flags.addAll(List.of("--requirepass", password));
-			}
-			flags.addAll(extraFlags);
-			return flags;
+			RedisServer server = new RedisServer(settings);
+			OpenRedisServers.open(server.process, settings.port());
+			return server;
 		}
 
 	}

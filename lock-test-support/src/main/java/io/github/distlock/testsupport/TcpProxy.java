@@ -1,16 +1,12 @@
 package io.github.distlock.testsupport;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.SocketException;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -48,8 +44,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class TcpProxy implements AutoCloseable {
 
-	private static final int CHUNK_SIZE = 16 * 1024;
-
 	private final String targetHost;
 
 	private final int targetPort;
@@ -58,7 +52,7 @@ public final class TcpProxy implements AutoCloseable {
 
 	private final Thread acceptor;
 
-	private final Set<Link> links = ConcurrentHashMap.newKeySet();
+	private final Set<ProxyLink> links = ConcurrentHashMap.newKeySet();
 
 	private final Object gate = new Object();
 
@@ -177,7 +171,7 @@ public final class TcpProxy implements AutoCloseable {
 	 * were held.
 	 */
 	public void resetConnections() {
-		for (Link link : List.copyOf(links)) {
+		for (ProxyLink link : List.copyOf(links)) {
 			link.reset();
 		}
 	}
@@ -198,9 +192,7 @@ public final class TcpProxy implements AutoCloseable {
 			// Closing anyway.
 		}
 		resetConnections();
-		synchronized (gate) {
-			gate.notifyAll();
-		}
+		wakeWaiters();
 		try {
 			acceptor.join(TimeUnit.SECONDS.toMillis(5));
 		}
@@ -234,7 +226,7 @@ public final class TcpProxy implements AutoCloseable {
 				refuse = refusing;
 			}
 			if (refuse) {
-				resetQuietly(client);
+				ProxyLink.resetQuietly(client);
 				continue;
 			}
 			Socket server = new Socket();
@@ -244,11 +236,11 @@ public final class TcpProxy implements AutoCloseable {
 				server.connect(new InetSocketAddress(targetHost, targetPort), 5_000);
 			}
 			catch (IOException e) {
-				resetQuietly(client);
-				resetQuietly(server);
+				ProxyLink.resetQuietly(client);
+				ProxyLink.resetQuietly(server);
 				continue;
 			}
-			Link link = new Link(client, server);
+			ProxyLink link = new ProxyLink(this, client, server);
 			links.add(link);
 			link.start();
 		}
@@ -258,7 +250,7 @@ public final class TcpProxy implements AutoCloseable {
 	 * Blocks until chunks in this direction may pass, then until the chunk's latency has
 	 * elapsed.
 	 */
-	private boolean awaitPassage(boolean request, long readAtNanos, Link link) throws InterruptedException {
+	boolean awaitPassage(boolean request, long readAtNanos, ProxyLink link) throws InterruptedException {
 		synchronized (gate) {
 			while (!closed && !link.isReset() && (request ? requestsHeld : repliesHeld)) {
 				gate.wait(100);
@@ -276,99 +268,16 @@ public final class TcpProxy implements AutoCloseable {
 		}
 	}
 
-	private static void resetQuietly(Socket socket) {
-		try {
-			socket.setSoLinger(true, 0); // close() then sends RST instead of FIN
-		}
-		catch (SocketException e) {
-			// Not connected: closing is all there is to do.
-		}
-		try {
-			socket.close();
-		}
-		catch (IOException e) {
-			// Gone anyway.
-		}
+	/** Forgets a link that was reset or closed on both sides. */
+	void forget(ProxyLink link) {
+		links.remove(link);
 	}
 
-	/**
-	 * One proxied connection: a client socket, a server socket and a forwarding thread
-	 * per direction.
-	 */
-	private final class Link {
-
-		private final Socket client;
-
-		private final Socket server;
-
-		private final AtomicInteger directionsDone = new AtomicInteger();
-
-		private volatile boolean reset;
-
-		Link(Socket client, Socket server) {
-			this.client = client;
-			this.server = server;
+	/** Wakes the forwarding threads waiting for passage, e.g. to see a reset. */
+	void wakeWaiters() {
+		synchronized (gate) {
+			gate.notifyAll();
 		}
-
-		void start() {
-			String name = "tcp-proxy-" + port() + "-" + client.getPort();
-			Thread requests = new Thread(() -> pump(client, server, true), name + "-requests");
-			Thread replies = new Thread(() -> pump(server, client, false), name + "-replies");
-			requests.setDaemon(true);
-			replies.setDaemon(true);
-			requests.start();
-			replies.start();
-		}
-
-		boolean isReset() {
-			return reset;
-		}
-
-		void reset() {
-			reset = true;
-			links.remove(this);
-			resetQuietly(client);
-			resetQuietly(server);
-			synchronized (gate) {
-				gate.notifyAll();
-			}
-		}
-
-		private void pump(Socket from, Socket to, boolean request) {
-			byte[] buffer = new byte[CHUNK_SIZE];
-			try {
-				InputStream in = from.getInputStream();
-				OutputStream out = to.getOutputStream();
-				while (true) {
-					int read = in.read(buffer);
-					if (read < 0) {
-						break;
-					}
-					long readAt = System.nanoTime();
-					byte[] chunk = Arrays.copyOf(buffer, read);
-					if (!awaitPassage(request, readAt, this)) {
-						return;
-					}
-					out.write(chunk);
-					out.flush();
-				}
-				// An orderly close on one side becomes an orderly close on the other.
-				to.shutdownOutput();
-				if (directionsDone.incrementAndGet() == 2) {
-					links.remove(this);
-					client.close();
-					server.close();
-				}
-			}
-			catch (IOException e) {
-				reset();
-			}
-			catch (InterruptedException e) {
-				Thread.currentThread().interrupt();
-				reset();
-			}
-		}
-
 	}
 
 }
