@@ -369,19 +369,12 @@ class ArchitectureTests {
 		}
 	}
 
-	/**
-	 * Every module's src/main/java, found from the module the tests run in, but
-	 * {@code lock-test-support}'s: the Redis processes of the tests, not the library (its
-	 * {@code RedisServer} is over the limit: a split noted on issue 26).
-	 */
+	/** Every module's src/main/java, found from the module the tests run in. */
 	private static List<Path> mainSourceDirectories() throws IOException {
 		for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
 			if (Files.isDirectory(dir.resolve("lock-core/src/main/java"))) {
 				try (Stream<Path> modules = Files.list(dir)) {
-					return modules.filter((module) -> !module.endsWith("lock-test-support"))
-						.map((module) -> module.resolve("src/main/java"))
-						.filter(Files::isDirectory)
-						.toList();
+					return modules.map((module) -> module.resolve("src/main/java")).filter(Files::isDirectory).toList();
 				}
 			}
 		}
