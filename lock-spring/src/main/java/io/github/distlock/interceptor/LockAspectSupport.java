@@ -66,7 +66,7 @@ public abstract class LockAspectSupport {
 			return invoker.proceed();
 		}
 		List<String> lockIds = lockIds(operation, arguments);
-		String lockId = String.join(",", lockIds);
+		String lockId = (lockIds.size() == 1) ? lockIds.get(0) : String.join(",", lockIds);
 		Duration waitTime = (operation.waitTime() != null) ? operation.waitTime() : this.defaultWaitTime.get();
 		Optional<LockHandle> acquired = (lockIds.size() == 1) ? tryLock(operation, lockId, waitTime)
 				: MultiLockHandle.acquire(lockIds, waitTime, (id, left) -> tryLock(operation, id, left));
