@@ -72,4 +72,28 @@ public @interface DistributedLock {
 	 */
 	boolean fair() default false;
 
+	/**
+	 * {@link LockMode#READ} for a shared hold (any number of READ holders at once,
+	 * excluding WRITE holders; see {@link LockService#read()}), or {@link LockMode#WRITE}
+	 * (the default) for an exclusive one. READ cannot be combined with {@link #permits()}
+	 * or {@link #fair()}, and needs a store with shared locks (the Redis store without
+	 * {@code distributed-lock.replication.min-replicas}, or the in-memory store): other
+	 * combinations fail at startup.
+	 * @return the mode
+	 */
+	LockMode mode() default LockMode.WRITE;
+
+	/**
+	 * More than 1 makes the lock a semaphore: at most {@code permits} holders of the id
+	 * at once, each permit an owned, leased hold (auto-renewed, or the fixed
+	 * {@link #leaseTime()}), so the permit of a holder that died comes back when its
+	 * lease ends. The number of permits is part of the id's identity: every caller of an
+	 * id must ask for the same number (see {@link LockService#permits(int)}). 1 (the
+	 * default) is the exclusive lock. Less than 1, or more than 1 with
+	 * {@code mode = READ} or {@code fair = true}, fails at startup, as on a store without
+	 * shared locks.
+	 * @return the number of permits
+	 */
+	int permits() default 1;
+
 }

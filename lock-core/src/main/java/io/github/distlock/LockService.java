@@ -126,4 +126,42 @@ public interface LockService {
 		throw new UnsupportedOperationException(getClass().getName() + " does not support fair locks");
 	}
 
+	/**
+	 * This service's locks held as READ (shared) holds: any number of READ holders of an
+	 * id at once, on any instance, while nobody holds it exclusively (as this service's
+	 * own acquisitions do, and {@code @DistributedLock(mode = WRITE)}). Once an exclusive
+	 * acquisition waits for the id, new READ acquisitions wait behind it, so writers are
+	 * not starved. A thread holding READ cannot take the exclusive lock of the same id
+	 * ({@link IllegalStateException} at once: an upgrade would deadlock two readers); a
+	 * thread holding the exclusive lock may take READ (a nested hold of it). Each READ
+	 * hold has its own fencing token; an exclusive hold's token is greater than every
+	 * earlier hold's. Renewal, leases, {@code extend}, loss and release work as for
+	 * exclusive holds, each hold on its own.
+	 * @return the READ view; its {@code read()} is itself
+	 * @throws UnsupportedOperationException when this service's store has no shared locks
+	 * (the quorum store, or Redis with {@code distributed-lock.replication.min-replicas}
+	 * above 0)
+	 */
+	default LockService read() {
+		throw new UnsupportedOperationException(getClass().getName() + " does not support READ locks");
+	}
+
+	/**
+	 * This service's locks held as permits of a semaphore: at most {@code permits}
+	 * holders of an id at once, on any instance. Each permit is an owned, leased hold:
+	 * only its holder releases it, it is auto-renewed (or has a fixed lease), and the
+	 * permit of a holder that died comes back when its lease ends, by the store's clock.
+	 * The number of permits is part of the id's identity: an acquisition asking another
+	 * number, or READ, while the id has holders fails with {@link IllegalStateException}.
+	 * An exclusive acquisition of the id waits until no permit is held, and new permits
+	 * wait behind it.
+	 * @param permits the number of permits, at least 1 (1 is this service itself)
+	 * @return the semaphore view
+	 * @throws IllegalArgumentException when {@code permits} is less than 1
+	 * @throws UnsupportedOperationException when this service's store has no shared locks
+	 */
+	default LockService permits(int permits) {
+		throw new UnsupportedOperationException(getClass().getName() + " does not support permits");
+	}
+
 }

@@ -68,6 +68,8 @@ public class LockEngine implements NamedLockService, LockInspection, AutoCloseab
 
 	private final FairLockService fair = new FairLockService(this);
 
+	private final SharedAcquisitions shared;
+
 	private volatile LockObserver observer = LockObserver.none();
 
 	private final EngineShutdown shutdown;
@@ -105,6 +107,8 @@ public class LockEngine implements NamedLockService, LockInspection, AutoCloseab
 				this.shutdown::isClosed, this.replicationFailures::incrementAndGet);
 		this.fairAcquirer = new FairAcquirer(store, this.releases, runtime, this.releaser, leaseNanos,
 				this.shutdown::isClosed);
+		this.shared = new SharedAcquisitions(this, store, this.entries, this.shutdown,
+				new SharedAcquirer(store, this.releases, runtime, this.releaser, leaseNanos, this.shutdown::isClosed));
 	}
 
 	@Override
@@ -118,7 +122,6 @@ public class LockEngine implements NamedLockService, LockInspection, AutoCloseab
 		return tryLock(lockName, lockId, waitTime, leaseTime, onFailure, false);
 	}
 
-	/** Its holds are ordinary holds of this engine, acquired by {@link FairAcquirer}. */
 	/** {@inheritDoc} The wait is counted on the engine's clock. */
 	@Override
 	public Optional<LockHandle> tryLockAll(Collection<String> lockIds, Duration waitTime,
@@ -133,6 +136,17 @@ public class LockEngine implements NamedLockService, LockInspection, AutoCloseab
 			throw FairLockService.unsupported(this.store);
 		}
 		return this.fair;
+	}
+
+	@Override
+	public NamedLockService read() {
+		return this.shared.read();
+	}
+
+	/** {@inheritDoc} Its holds, as READ ones, are acquired by {@link SharedAcquirer}. */
+	@Override
+	public NamedLockService permits(int permits) {
+		return (permits == 1) ? this : this.shared.permits(permits);
 	}
 
 	Optional<LockHandle> tryLock(@Nullable String lockName, String lockId, Duration waitTime,
@@ -155,7 +169,9 @@ public class LockEngine implements NamedLockService, LockInspection, AutoCloseab
 
 	private Optional<LockHandle> enterAndAcquire(@Nullable String lockName, String lockId, Duration waitTime,
 			@Nullable Duration leaseTime, OnLockFailure onFailure, boolean fair) {
-		LockEntry entry = this.entries.enter(this.store.key(lockId), lockId);
+		String key = this.store.key(lockId);
+		this.shared.refuseUpgrade(key, lockId);
+		LockEntry entry = this.entries.enter(key, lockId);
 		HeldLock acquired = null;
 		try {
 			HeldLock current = entry.reenter(Thread.currentThread());
@@ -184,6 +200,10 @@ public class LockEngine implements NamedLockService, LockInspection, AutoCloseab
 	private @Nullable HeldLock acquire(LockEntry entry, Duration waitTime, long fixedLeaseNanos, boolean fair) {
 		return fair ? this.fairAcquirer.acquire(entry, waitTime, fixedLeaseNanos)
 				: this.acquirer.acquire(entry, waitTime, fixedLeaseNanos);
+	}
+
+	LockObserver observer() {
+		return this.observer;
 	}
 
 	/** See {@link LockEntries#announcementFallbacks()}. */

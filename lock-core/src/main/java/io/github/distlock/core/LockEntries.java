@@ -5,10 +5,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 import io.github.distlock.store.ReleaseListener;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@link LockEntry} of every lock id this instance holds or waits for, by store key.
@@ -18,6 +20,9 @@ import io.github.distlock.store.ReleaseListener;
 final class LockEntries implements ReleaseListener {
 
 	private final ConcurrentHashMap<String, LockEntry> entries = new ConcurrentHashMap<>();
+
+	/** The entries of shared holds, by store key (one per thread). */
+	private final ConcurrentHashMap<String, Set<LockEntry>> shared = new ConcurrentHashMap<>();
 
 	private final LongAdder announcementFallbacks = new LongAdder();
 
@@ -43,11 +48,92 @@ final class LockEntries implements ReleaseListener {
 	}
 
 	/**
+	 * The calling thread starts using its shared holds of the lock: its own entry,
+	 * created if needed (with {@code permits}; an existing one keeps its own).
+	 * @return the entry, to {@link #leave} when done
+	 */
+	LockEntry enterShared(String key, String lockId, Thread thread, int permits) {
+		return this.entries.compute(sharedMapKey(key, thread), (mapKey, existing) -> {
+			LockEntry entry = existing;
+			if (entry == null) {
+				LockEntry created = new LockEntry(key, lockId, mapKey, permits, this.announcementFallbacks,
+						this.runtime);
+				this.shared.compute(key, (k, entries) -> {
+					Set<LockEntry> all = (entries != null) ? entries : ConcurrentHashMap.newKeySet();
+					all.add(created);
+					return all;
+				});
+				entry = created;
+			}
+			entry.enter();
+			return entry;
+		});
+	}
+
+	/**
+	 * The hold of the exclusive lock of {@code key} that {@code thread} has not closed,
+	 * re-entered (one level deeper, its entry entered), if any.
+	 * @throws io.github.distlock.LockLostException if that hold was lost
+	 */
+	@Nullable HeldLock reenterExclusive(String key, String lockId, Thread thread) {
+		LockEntry existing = this.entries.get(key);
+		if (existing == null || existing.unreleasedHoldOf(thread) == null) {
+			return null;
+		}
+		LockEntry entry = enter(key, lockId);
+		try {
+			HeldLock held = entry.reenter(thread);
+			if (held == null) {
+				leave(entry);
+			}
+			return held;
+		}
+		catch (RuntimeException ex) {
+			leave(entry);
+			throw ex;
+		}
+	}
+
+	/** The shared hold of {@code key} that {@code thread} has not closed, if any. */
+	@Nullable HeldLock sharedHoldOf(String key, Thread thread) {
+		if (!this.shared.containsKey(key)) {
+			return null;
+		}
+		LockEntry entry = this.entries.get(sharedMapKey(key, thread));
+		return (entry != null) ? entry.unreleasedHoldOf(thread) : null;
+	}
+
+	@SuppressWarnings("deprecation") // Thread.threadId() is Java 19 and later
+	private static String sharedMapKey(String key, Thread thread) {
+		return key + '\n' + thread.getId();
+	}
+
+	/**
 	 * A thread that {@linkplain #enter entered} is done; the last one drops the entry.
 	 */
 	void leave(LockEntry entry) {
-		this.entries.computeIfPresent(entry.key,
-				(k, existing) -> (existing == entry && existing.leave()) ? null : existing);
+		this.entries.computeIfPresent(entry.mapKey, (k, existing) -> {
+			if (existing != entry || !existing.leave()) {
+				return existing;
+			}
+			if (entry.sharedPermits >= 0) {
+				this.shared.computeIfPresent(entry.key, (key, all) -> {
+					all.remove(entry);
+					return all.isEmpty() ? null : all;
+				});
+			}
+			return null;
+		});
+	}
+
+	/**
+	 * Wakes the waiting shared holders of {@code key}: a release or grant was announced.
+	 */
+	private void wakeShared(String key) {
+		Set<LockEntry> waiting = this.shared.get(key);
+		if (waiting != null) {
+			waiting.forEach(LockEntry::releaseAnnounced);
+		}
 	}
 
 	/**
@@ -60,6 +146,7 @@ final class LockEntries implements ReleaseListener {
 		if (entry != null) {
 			entry.releaseAnnounced();
 		}
+		wakeShared(key);
 	}
 
 	/**
@@ -72,6 +159,7 @@ final class LockEntries implements ReleaseListener {
 		if (entry != null) {
 			entry.grantAnnounced(owner);
 		}
+		wakeShared(key);
 	}
 
 	/**
@@ -85,6 +173,7 @@ final class LockEntries implements ReleaseListener {
 		if (entry != null) {
 			entry.grantAnnounced(owner, fencingToken);
 		}
+		wakeShared(key);
 	}
 
 	/**

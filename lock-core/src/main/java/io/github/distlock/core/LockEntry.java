@@ -21,6 +21,18 @@ final class LockEntry {
 
 	final String lockId;
 
+	/**
+	 * The key of the entry in {@link LockEntries}: the store key, or for the shared holds
+	 * of one thread the key, a line break and the thread's id.
+	 */
+	final String mapKey;
+
+	/**
+	 * -1 for the entry of the exclusive lock; for the entry of one thread's shared holds,
+	 * 0 (READ) or the number of permits.
+	 */
+	final int sharedPermits;
+
 	/** The engine's runtime, for the holds and waits of this lock. */
 	final EngineRuntime runtime;
 
@@ -70,8 +82,19 @@ final class LockEntry {
 	 * @param runtime the engine's runtime
 	 */
 	LockEntry(String key, String lockId, LongAdder announcementFallbacks, EngineRuntime runtime) {
+		this(key, lockId, key, -1, announcementFallbacks, runtime);
+	}
+
+	/**
+	 * An entry of one thread's shared holds ({@code sharedPermits} at least 0), or of the
+	 * exclusive lock (-1, {@code mapKey} the key).
+	 */
+	LockEntry(String key, String lockId, String mapKey, int sharedPermits, LongAdder announcementFallbacks,
+			EngineRuntime runtime) {
 		this.key = key;
 		this.lockId = lockId;
+		this.mapKey = mapKey;
+		this.sharedPermits = sharedPermits;
 		this.runtime = runtime;
 		this.turnForOthers = new TurnForOthers(announcementFallbacks, runtime);
 	}

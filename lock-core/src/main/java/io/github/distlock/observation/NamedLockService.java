@@ -40,4 +40,24 @@ public interface NamedLockService extends LockService {
 		throw new UnsupportedOperationException(getClass().getName() + " does not support fair locks");
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * The READ view is a {@code NamedLockService} too.
+	 */
+	@Override
+	default NamedLockService read() {
+		throw new UnsupportedOperationException(getClass().getName() + " does not support READ locks");
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * The semaphore view is a {@code NamedLockService} too.
+	 */
+	@Override
+	default NamedLockService permits(int permits) {
+		throw new UnsupportedOperationException(getClass().getName() + " does not support permits");
+	}
+
 }

@@ -25,6 +25,14 @@ final class InMemoryArguments {
 		}
 	}
 
+	/** {@link #check(String, String, long)}, and 0 or at least 2 permits. */
+	static void checkShared(String key, String owner, int permits, long leaseMillis) {
+		check(key, owner, leaseMillis);
+		if (permits < 0 || permits == 1) {
+			throw new IllegalArgumentException("permits must be 0 (READ) or at least 2, but was " + permits);
+		}
+	}
+
 	static void checkKey(String key) {
 		if (key == null || key.isEmpty()) {
 			throw new IllegalArgumentException("key must not be null or empty, but was " + key);

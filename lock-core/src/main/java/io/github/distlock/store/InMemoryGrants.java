@@ -193,8 +193,8 @@ final class InMemoryGrants {
 	 * The state of a lock granted to the live head of its queue, with the lease that head
 	 * asked for and the next fencing token; the grant is announced after the update.
 	 */
-	private InMemoryLockState granted(String key, @Nullable InMemoryLockState state, String head,
-			InMemoryReceipt receipt, Instant now, InMemoryReply<?> reply) {
+	InMemoryLockState granted(String key, @Nullable InMemoryLockState state, String head, InMemoryReceipt receipt,
+			Instant now, InMemoryReply<?> reply) {
 		long leaseMillis = this.queues.leaseOf(key, head);
 		this.queues.remove(key, head);
 		long token = nextToken(state, now);

@@ -33,7 +33,7 @@ record InMemoryLockState(@Nullable String owner, long leaseEndMicros, boolean co
 		return (end < 0) ? Long.MAX_VALUE : end;
 	}
 
-	private static long micros(Instant now) {
+	static long micros(Instant now) {
 		return now.getEpochSecond() * 1_000_000 + now.getNano() / 1000;
 	}
 

@@ -4,16 +4,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.distlock.support.DurationText;
 import org.jspecify.annotations.Nullable;
 
-import static io.github.distlock.store.InMemoryLockState.ended;
-import static io.github.distlock.store.InMemoryLockState.hasReleased;
 import static io.github.distlock.store.InMemoryLockState.holder;
-import static io.github.distlock.store.InMemoryLockState.plus;
-import static io.github.distlock.store.InMemoryLockState.unlessForgettable;
 
 /**
  * The locks in this JVM's memory: the {@link LockStore} contract for tests and single-JVM
@@ -79,6 +77,10 @@ public final class InMemoryLockStore implements LockStore {
 
 	private final InMemoryPurge purge;
 
+	private final InMemorySharedHolds shared;
+
+	private final InMemoryReleases releases;
+
 	/**
 	 * A store on the {@link #monotonicClock() monotonic clock} with the
 	 * {@link #DEFAULT_FENCING_RETENTION default fencing retention}.
@@ -126,6 +128,8 @@ public final class InMemoryLockStore implements LockStore {
 		this.fencingRetentionMillis = fencingRetention.toMillis();
 		this.grants = new InMemoryGrants(this.fairQueues, this.fencingRetentionMillis);
 		this.purge = new InMemoryPurge(this.fencingRetentionMillis, clock.millis());
+		this.shared = new InMemorySharedHolds(this.grants, this.fairQueues, this.fencingRetentionMillis);
+		this.releases = new InMemoryReleases(this.grants, this.shared, this.fairQueues, this.fencingRetentionMillis);
 	}
 
 	/**
@@ -171,6 +175,21 @@ public final class InMemoryLockStore implements LockStore {
 		return true;
 	}
 
+	@Override
+	public boolean supportsSharedLocks() {
+		return true;
+	}
+
+	@Override
+	public AcquireReply acquireShared(String key, String owner, int permits, long leaseMillis) {
+		InMemoryArguments.checkShared(key, owner, permits, leaseMillis);
+		Instant now = now();
+		InMemoryReply<AcquireReply> reply = new InMemoryReply<>();
+		this.states.compute(key,
+				(k, state) -> this.shared.acquire(key, state, owner, permits, leaseMillis, now, reply));
+		return announced(key, reply);
+	}
+
 	/**
 	 * {@inheritDoc}
 	 * <p>
@@ -213,23 +232,7 @@ public final class InMemoryLockStore implements LockStore {
 		InMemoryArguments.checkOwner("owner", owner);
 		Instant now = now();
 		InMemoryReply<ReleaseReply> reply = new InMemoryReply<>();
-		this.states.compute(key, (k, state) -> {
-			String holder = holder(state, now);
-			if (owner.equals(holder)) {
-				reply.value = Released.INSTANCE;
-				return this.grants.released(key, state, owner, now, reply);
-			}
-			// Not the holder: a waiter giving up leaves the queue, and a late copy of its
-			// acquire will change nothing.
-			this.fairQueues.remove(key, owner);
-			if (hasReleased(state, owner, now)) {
-				// A replay of a release that released.
-				reply.value = Released.INSTANCE;
-				return unlessForgettable(state, now);
-			}
-			reply.value = NotOwned.INSTANCE;
-			return ended(state, owner, now, this.fencingRetentionMillis);
-		});
+		this.states.compute(key, (k, state) -> this.releases.release(key, state, owner, now, reply));
 		if (withdraw) {
 			reply.announce = false;
 		}
@@ -241,14 +244,7 @@ public final class InMemoryLockStore implements LockStore {
 		InMemoryArguments.check(key, owner, leaseMillis);
 		Instant now = now();
 		InMemoryReply<ExtendReply> reply = new InMemoryReply<>();
-		this.states.compute(key, (k, state) -> {
-			if (owner.equals(holder(state, now))) {
-				reply.value = Extended.INSTANCE;
-				return state.withLeaseEnd(InMemoryLockState.leaseEnd(now, leaseMillis));
-			}
-			reply.value = NotOwned.INSTANCE;
-			return unlessForgettable(state, now);
-		});
+		this.states.compute(key, (k, state) -> this.releases.extend(key, state, owner, leaseMillis, now, reply));
 		return reply.get();
 	}
 
@@ -264,11 +260,29 @@ public final class InMemoryLockStore implements LockStore {
 	 * The owner token the lock of {@code key} is held for now, if any: what a test or a
 	 * simulation checks a lock service's view against (a lock service never needs it).
 	 * @param key the lock's key
-	 * @return the owner token of the holder, or empty when the lock is free
+	 * @return the owner token of the exclusive holder, or empty when the lock is free or
+	 * held shared
 	 */
 	public Optional<String> holderOf(String key) {
 		InMemoryArguments.checkKey(key);
-		return Optional.ofNullable(holder(this.states.get(key), now()));
+		return Optional.ofNullable(holder(this.states.get(key), now())).filter(InMemorySharedHolds::isOwner);
+	}
+
+	/**
+	 * The owner tokens of the shared holds (READ, permits) of {@code key} whose lease has
+	 * not ended, for the same checks.
+	 * @param key the lock's key
+	 * @return the owners, empty when the key is not held shared
+	 */
+	public Set<String> sharedHoldersOf(String key) {
+		InMemoryArguments.checkKey(key);
+		Instant now = now();
+		Set<String> owners = new TreeSet<>();
+		this.states.computeIfPresent(key, (k, state) -> {
+			owners.addAll(this.shared.owners(k, state, now));
+			return state;
+		});
+		return owners;
 	}
 
 	/**
@@ -305,7 +319,9 @@ public final class InMemoryLockStore implements LockStore {
 
 	private Instant now() {
 		Instant now = this.clock.instant();
-		this.purge.runIfDue(now.toEpochMilli(), this.states, this.fairQueues);
+		if (this.purge.runIfDue(now.toEpochMilli(), this.states, this.fairQueues)) {
+			this.shared.purge(this.states, now);
+		}
 		return now;
 	}
 
@@ -317,10 +333,6 @@ public final class InMemoryLockStore implements LockStore {
 			this.announcer.announce(key);
 		}
 		return reply.get();
-	}
-
-	private long fenceEnd(Instant now) {
-		return plus(now, this.fencingRetentionMillis);
 	}
 
 }

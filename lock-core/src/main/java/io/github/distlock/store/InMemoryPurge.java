@@ -25,16 +25,18 @@ final class InMemoryPurge {
 	/**
 	 * Forgets the keys nobody holds whose fencing retention has passed, at most once per
 	 * interval.
+	 * @return whether it ran
 	 */
-	void runIfDue(long nowMillis, ConcurrentHashMap<String, InMemoryLockState> states, InMemoryFairQueues queues) {
+	boolean runIfDue(long nowMillis, ConcurrentHashMap<String, InMemoryLockState> states, InMemoryFairQueues queues) {
 		long due = this.nextMillis.get();
 		if (nowMillis < due || !this.nextMillis.compareAndSet(due, nowMillis + this.intervalMillis)) {
-			return;
+			return false;
 		}
 		// Entries are immutable, so each is removed only if unchanged since it was
 		// judged.
 		states.values().removeIf((state) -> state.forgettable(nowMillis));
 		queues.purge(states, nowMillis);
+		return true;
 	}
 
 }

@@ -76,6 +76,16 @@ import org.jspecify.annotations.Nullable;
  * ({@link #acquire(String, String, long, long)}), so that a release hands the lock to
  * another instance's waiter as a grant too; unlike fair ones, they pass nobody to a free
  * lock.
+ * <p>
+ * <b>Shared holds.</b> A store that {@linkplain #supportsSharedLocks() supports them}
+ * admits READ holds and permits of a semaphore ({@link #acquireShared}) on the same keys:
+ * a key held shared counts as held by another owner for every exclusive operation (its
+ * remaining lease is that of its latest hold), and {@link #release}, {@link #withdraw}
+ * and {@link #extend} act on one shared hold of their owner as on a lock, replays and
+ * receipts included. The release of the last hold frees the key as a holder's release
+ * does (granting it to the head of the queue). Exclusive waiters queue as usual; shared
+ * ones never queue, and are refused while a live queue entry waits, so that writers are
+ * not starved.
  */
 public interface LockStore {
 
@@ -293,5 +303,36 @@ public interface LockStore {
 	 * @return the subscription
 	 */
 	ReleaseNotifications subscribe(ReleaseListener listener);
+
+	/**
+	 * Whether {@link #acquireShared} is supported.
+	 * @return {@code false} unless the store overrides it
+	 */
+	default boolean supportsSharedLocks() {
+		return false;
+	}
+
+	/**
+	 * Adds a shared hold of {@code owner} to the key, atomically: a READ hold
+	 * ({@code permits} 0: any number of them) or a permit of a semaphore of
+	 * {@code permits}. Refused ({@link HeldByOther}, flagging the key contended, so that
+	 * the release that frees the way is announced) while the key is held exclusively,
+	 * while a live entry of its queue waits, or when all permits are held. A hold whose
+	 * lease ran out does not count. A replay (the owner holds) answers {@link Acquired}
+	 * again, with at least the lease asked for; an owner whose part ended is refused and
+	 * changes nothing. Every {@link Acquired} carries the next fencing token of the key.
+	 * @param key the lock's key
+	 * @param owner a fresh owner token for this acquisition
+	 * @param permits 0 for a READ hold, or the number of permits (at least 2)
+	 * @param leaseMillis the lease, at least 1
+	 * @return {@link Acquired}, {@link HeldByOther} or {@link Unknown}
+	 * @throws SharedLockConflictException when the key is held shared with another number
+	 * of permits (or READ against permits): nothing changed
+	 * @throws UnsupportedOperationException when the store does not
+	 * {@linkplain #supportsSharedLocks() support shared locks}
+	 */
+	default AcquireReply acquireShared(String key, String owner, int permits, long leaseMillis) {
+		throw new UnsupportedOperationException(getClass().getName() + " does not support shared locks");
+	}
 
 }

@@ -32,4 +32,17 @@ class InMemoryLockServiceContractTests extends LockServiceContractTests {
 
 	}
 
+	/**
+	 * The contract of READ holds and permits on the same store.
+	 */
+	@Nested
+	class Shared extends SharedLockServiceContractTests {
+
+		@Override
+		protected LockEngine createService(Duration leaseTime) {
+			return new LockEngine(InMemoryLockServiceContractTests.this.store, leaseTime);
+		}
+
+	}
+
 }

@@ -54,6 +54,16 @@ public abstract class ForwardingLockStore implements LockStore {
 	}
 
 	@Override
+	public boolean supportsSharedLocks() {
+		return this.delegate.supportsSharedLocks();
+	}
+
+	@Override
+	public AcquireReply acquireShared(String key, String owner, int permits, long leaseMillis) {
+		return this.delegate.acquireShared(key, owner, permits, leaseMillis);
+	}
+
+	@Override
 	public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal) {
 		return this.delegate.handOver(key, owner, newOwner, leaseMillis, mayStayLocal);
 	}

@@ -72,6 +72,14 @@ final class LockKeys {
 	}
 
 	/**
+	 * The shared holds of {@code lockKey} (a sorted set owner token &rarr; end of its
+	 * lease, see {@link SharedScripts}), in the lock's hash slot.
+	 */
+	static String holdersKey(String lockKey) {
+		return lockKey + ":holders";
+	}
+
+	/**
 	 * The sharded pub/sub channel ({@code SPUBLISH}) on which the releases of
 	 * {@code lockKey} are announced on a Redis Cluster: it carries the lock key's hash
 	 * tag, so it lives in the lock's slot, on the master (and replicas) holding the lock.

@@ -191,14 +191,14 @@ final class LockScripts {
 	}
 
 	/**
-	 * KEYS: lock, receipt, queue, waiting, fence. ARGV: owner, release channel, receipt
-	 * ttl ms (the fence retention), grant lease ms, "1" to withdraw (announce no release;
-	 * optional). Deletes the lock if owned, noting the owner's end in the receipt; when
-	 * it was contended, grants it to the live head of the fair queue, or else publishes
-	 * the key (unless withdrawn). Returns 1 if released (also when a replay finds the
-	 * owner in the receipt: the first run released it), 0 if not owned (expired or
-	 * taken); an owner that does not hold the lock is withdrawn from the fair queue and
-	 * noted as ended, so that a late copy of its acquire changes nothing.
+	 * KEYS: lock, receipt, queue, waiting, fence, holders. ARGV: owner, release channel,
+	 * receipt ttl ms (the fence retention), grant lease ms, "1" to withdraw (announce no
+	 * release; optional). Deletes the lock if owned, noting the owner's end in the
+	 * receipt; when it was contended, grants it to the live head of the fair queue, or
+	 * else publishes the key (unless withdrawn). Returns 1 if released (also when a
+	 * replay finds the owner in the receipt: the first run released it), 0 if not owned
+	 * (expired or taken); an owner that does not hold the lock is withdrawn from the fair
+	 * queue and noted as ended, so that a late copy of its acquire changes nothing.
 	 */
 	static final RedisScript<Long> RELEASE = release(false);
 
@@ -235,26 +235,29 @@ final class LockScripts {
 	static final RedisScript<Long> HAND_OVER_SHARDED = handOver(true);
 
 	/**
-	 * KEYS: lock. ARGV: owner, lease ms. Resets the lease if owned. Returns 1 if
-	 * extended, 0 if not owned. Used for renewal, {@code extend} and to leave a lock in
-	 * place for its minimum hold time.
+	 * KEYS: lock, holders. ARGV: owner, lease ms. Resets the lease if owned (or of the
+	 * owner's shared hold, see {@link SharedScripts}). Returns 1 if extended, 0 if not
+	 * owned. Used for renewal, {@code extend} and to leave a lock in place for its
+	 * minimum hold time.
 	 */
-	static final RedisScript<Long> EXPIRE = RedisScript.of(OWNS + """
+	static final RedisScript<Long> EXPIRE = RedisScript.of(OWNS + SharedScripts.FUNCTIONS + """
 			local current = redis.call('get', KEYS[1])
 			if owns(current, ARGV[1]) then
 			  redis.call('pexpire', KEYS[1], ARGV[2])
 			  return 1
 			end
+			""" + SharedScripts.EXTEND_HOLD + """
 			return 0
 			""", Long.class);
 
 	private static RedisScript<Long> release(boolean sharded) {
-		return RedisScript.of(OWNS + RECEIPT + QueueScripts.functions(sharded) + """
+		return RedisScript.of(OWNS + RECEIPT + QueueScripts.functions(sharded) + SharedScripts.FUNCTIONS + """
 				local current = redis.call('get', KEYS[1])
 				if owns(current, ARGV[1]) then
 				""" + freeWithReceipt(2, 3, 2, 3, 4, 5, "ARGV[5] ~= '1'") + """
 				  return 1
 				end
+				""" + SharedScripts.RELEASE_HOLD + """
 				if redis.call('exists', KEYS[4]) == 1 then redis.call('hdel', KEYS[4], ARGV[1]) end
 				if released(KEYS[2], ARGV[1]) then return 1 end
 				note_ended(KEYS[2], ARGV[3], '~' .. ARGV[1])

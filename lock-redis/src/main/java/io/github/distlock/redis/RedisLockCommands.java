@@ -115,6 +115,32 @@ final class RedisLockCommands {
 	}
 
 	/**
+	 * @param permits 0 for a READ hold, or the number of permits
+	 * @return the fencing token (&gt; 0), {@code -1 - remaining lease ms} of the key, or
+	 * 0 when it is held shared with another number of permits
+	 */
+	long acquireShared(String key, String owner, int permits, long leaseMillis) {
+		return run(new ScriptCall(this.sharded ? SharedScripts.ACQUIRE_SHARED_SHARDED : SharedScripts.ACQUIRE_SHARED,
+				List.of(key, LockKeys.fenceKey(key), LockKeys.queueKey(key), LockKeys.waitingKey(key),
+						LockKeys.receiptKey(key), LockKeys.holdersKey(key)),
+				List.of(owner, Long.toString(leaseMillis), this.fencingRetentionMillis, Integer.toString(permits),
+						this.grantLeaseMillis, channel(key))));
+	}
+
+	/**
+	 * How the key is held shared, from its value.
+	 * @return 0 for READ, the number of permits, or -1 when it is not held shared
+	 */
+	int sharedPermits(String key) {
+		String value = this.redis.opsForValue().get(key);
+		if (value == null || !value.startsWith("\n")) {
+			return -1;
+		}
+		String digits = value.substring(1).replace("+", "");
+		return digits.isEmpty() ? -1 : Integer.parseInt(digits);
+	}
+
+	/**
 	 * @return whether {@code owner} released the lock, by this call or, when it is a
 	 * replay, by the first run
 	 */
@@ -130,7 +156,7 @@ final class RedisLockCommands {
 	boolean release(String key, String owner, boolean withdraw) {
 		return run(new ScriptCall(this.sharded ? LockScripts.RELEASE_SHARDED : LockScripts.RELEASE,
 				List.of(key, LockKeys.receiptKey(key), LockKeys.queueKey(key), LockKeys.waitingKey(key),
-						LockKeys.fenceKey(key)),
+						LockKeys.fenceKey(key), LockKeys.holdersKey(key)),
 				List.of(owner, channel(key), this.fencingRetentionMillis, this.grantLeaseMillis,
 						withdraw ? "1" : "0"))) == 1;
 	}
@@ -186,7 +212,8 @@ final class RedisLockCommands {
 	}
 
 	private ScriptCall expireCall(String key, String owner, long leaseMillis) {
-		return new ScriptCall(LockScripts.EXPIRE, List.of(key), List.of(owner, Long.toString(leaseMillis)));
+		return new ScriptCall(LockScripts.EXPIRE, List.of(key, LockKeys.holdersKey(key)),
+				List.of(owner, Long.toString(leaseMillis)));
 	}
 
 	boolean exists(String key) {

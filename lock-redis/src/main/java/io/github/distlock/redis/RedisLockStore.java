@@ -13,6 +13,7 @@ import io.github.distlock.store.ReleaseListener;
 import io.github.distlock.store.ReleaseNotifications;
 import io.github.distlock.store.ReleaseReply;
 import io.github.distlock.store.Released;
+import io.github.distlock.store.SharedLockConflictException;
 import io.github.distlock.store.Unknown;
 import io.github.distlock.support.DurationText;
 
@@ -85,7 +86,7 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 	 * template's connection factory is not Lettuce's
 	 */
 	public RedisLockStore(StringRedisTemplate redis, RedisLockSettings settings) {
-		this(redis, settings.keyPrefix(), settings.fencingRetention(), replicated(redis, settings),
+		this(redis, settings.keyPrefix(), settings.fencingRetention(), ReplicaAcknowledgedWrites.of(redis, settings),
 				settings.replicatedRenewals());
 	}
 
@@ -120,20 +121,6 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 				this.sharded);
 		this.replicated = (replicated != null) ? new ReplicaAcknowledgedReplies(replicated, this.commands) : null;
 		this.replicatedRenewals = replicated != null && replicatedRenewals;
-	}
-
-	private static @Nullable ReplicaAcknowledgedWrites replicated(StringRedisTemplate redis,
-			RedisLockSettings settings) {
-		if (settings.minReplicas() == 0) {
-			return null;
-		}
-		RedisConnectionFactory factory = redis.getRequiredConnectionFactory();
-		if (!(factory instanceof LettuceConnectionFactory lettuce)) {
-			throw new IllegalArgumentException("distributed-lock.replication.min-replicas needs Spring Data Redis's "
-					+ "LettuceConnectionFactory (WAIT must run on a connection of its own), but the connection factory is "
-					+ factory.getClass().getName());
-		}
-		return new ReplicaAcknowledgedWrites(lettuce, settings.minReplicas(), settings.replicationTimeout());
 	}
 
 	@Override
@@ -193,6 +180,29 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 	@Override
 	public long grantLeaseMillis() {
 		return supportsFairLocks() ? RedisLockCommands.GRANT_LEASE_MILLIS : 0;
+	}
+
+	/** {@inheritDoc} As fair locks: not with {@code minReplicas} above 0. */
+	@Override
+	public boolean supportsSharedLocks() {
+		return supportsFairLocks();
+	}
+
+	@Override
+	public AcquireReply acquireShared(String key, String owner, int permits, long leaseMillis) {
+		if (!supportsSharedLocks()) {
+			throw new UnsupportedOperationException("Shared locks need distributed-lock.replication.min-replicas=0");
+		}
+		try {
+			long reply = this.commands.acquireShared(key, owner, permits, leaseMillis);
+			return ScriptReplies.sharedAcquireReply(reply, key, permits, () -> this.commands.sharedPermits(key));
+		}
+		catch (SharedLockConflictException ex) {
+			throw ex;
+		}
+		catch (RuntimeException ex) {
+			return ScriptReplies.unknownOrThrow(ex);
+		}
 	}
 
 	@Override

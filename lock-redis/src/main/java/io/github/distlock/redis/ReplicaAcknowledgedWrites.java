@@ -17,13 +17,17 @@ import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.codec.StringCodec;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.RedisSystemException;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
@@ -72,6 +76,25 @@ final class ReplicaAcknowledgedWrites implements AutoCloseable {
 	 */
 	ReplicaAcknowledgedWrites(LettuceConnectionFactory connectionFactory, int minReplicas, Duration timeout) {
 		this(connectionFactory, minReplicas, timeout, IDLE_TIMEOUT);
+	}
+
+	/**
+	 * The writes waiting for {@code settings.minReplicas()} replicas, or {@code null} for
+	 * 0.
+	 * @throws IllegalArgumentException when the template's connection factory is not
+	 * Lettuce's
+	 */
+	static @Nullable ReplicaAcknowledgedWrites of(StringRedisTemplate redis, RedisLockSettings settings) {
+		if (settings.minReplicas() == 0) {
+			return null;
+		}
+		RedisConnectionFactory factory = redis.getRequiredConnectionFactory();
+		if (!(factory instanceof LettuceConnectionFactory lettuce)) {
+			throw new IllegalArgumentException("distributed-lock.replication.min-replicas needs Spring Data Redis's "
+					+ "LettuceConnectionFactory (WAIT must run on a connection of its own), but the connection factory is "
+					+ factory.getClass().getName());
+		}
+		return new ReplicaAcknowledgedWrites(lettuce, settings.minReplicas(), settings.replicationTimeout());
 	}
 
 	/**

@@ -1,11 +1,14 @@
 package io.github.distlock.redis;
 
+import java.util.function.IntSupplier;
+
 import io.github.distlock.store.AcquireReply;
 import io.github.distlock.store.Acquired;
 import io.github.distlock.store.HandOverReply;
 import io.github.distlock.store.HeldByOther;
 import io.github.distlock.store.NotOwned;
 import io.github.distlock.store.Released;
+import io.github.distlock.store.SharedLockConflictException;
 import io.github.distlock.store.Unknown;
 
 /**
@@ -46,6 +49,23 @@ final class ScriptReplies {
 			return new Acquired(reply);
 		}
 		return (reply == -1) ? Released.INSTANCE : NotOwned.INSTANCE;
+	}
+
+	/**
+	 * The reply to the shared acquire script: as {@link #acquireReply}, or 0 when the key
+	 * is held shared with another number of permits, which {@code heldPermits} then reads
+	 * (-1 when its holders left meanwhile: refused, the next attempt tells).
+	 * @throws SharedLockConflictException for a key held with another number of permits
+	 */
+	static AcquireReply sharedAcquireReply(long reply, String key, int permits, IntSupplier heldPermits) {
+		if (reply != 0) {
+			return acquireReply(reply);
+		}
+		int held = heldPermits.getAsInt();
+		if (held < 0) {
+			return new HeldByOther(0);
+		}
+		throw new SharedLockConflictException(key, held, permits);
 	}
 
 }

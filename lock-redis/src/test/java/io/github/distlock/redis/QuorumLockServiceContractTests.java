@@ -8,6 +8,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import io.github.distlock.core.MultiLockServiceContractTests;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * The {@link io.github.distlock.LockService} contract on {@link LockEngine}s over
@@ -31,6 +35,18 @@ class QuorumLockServiceContractTests extends LockServiceContractTests {
 	@Override
 	protected LockEngine createService() {
 		return nodes.newService(Duration.ofSeconds(30));
+	}
+
+	@Test
+	void sharedHoldsAreRefusedNamingWhatTheyNeed() {
+		LockEngine service = createService();
+		assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(service::read)
+			.withMessage("READ locks are not supported by the lock store QuorumLockStore: they need"
+					+ " distributed-lock.store=redis (without distributed-lock.replication.min-replicas) or"
+					+ " distributed-lock.store=in-memory");
+		assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(() -> service.permits(3))
+			.withMessageStartingWith("Permits are not supported by the lock store QuorumLockStore");
+		assertThat(service.permits(1)).isSameAs(service);
 	}
 
 	/**

@@ -1,11 +1,14 @@
 package io.github.distlock.redis;
 
+import java.time.Duration;
+
 import io.github.distlock.core.LockEngine;
 import io.github.distlock.core.LockServiceContractTests;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import io.github.distlock.core.MultiLockServiceContractTests;
+import io.github.distlock.core.SharedLockServiceContractTests;
 import org.junit.jupiter.api.Nested;
 
 /**
@@ -38,6 +41,20 @@ class RedisLockServiceContractTests extends LockServiceContractTests {
 		@Override
 		protected LockEngine createService() {
 			return RedisLockServiceContractTests.this.clients.newService();
+		}
+
+	}
+
+	/**
+	 * The contract of READ holds and permits on the same Redis.
+	 */
+	@Nested
+	class Shared extends SharedLockServiceContractTests {
+
+		@Override
+		protected LockEngine createService(Duration leaseTime) {
+			return RedisLockServiceContractTests.this.clients
+				.newService(RedisLockSettings.defaults().withLeaseTime(leaseTime));
 		}
 
 	}

@@ -79,6 +79,22 @@ final class RecordingLockStore implements LockStore {
 	}
 
 	@Override
+	public boolean supportsSharedLocks() {
+		return this.store.supportsSharedLocks();
+	}
+
+	@Override
+	public AcquireReply acquireShared(String key, String owner, int permits, long leaseMillis) {
+		synchronized (this.records) {
+			AcquireReply reply = this.store.acquireShared(key, owner, permits, leaseMillis);
+			if (reply instanceof Acquired acquired) {
+				acquired(key, owner, acquired);
+			}
+			return reply;
+		}
+	}
+
+	@Override
 	public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal) {
 		synchronized (this.records) {
 			HandOverReply reply = this.store.handOver(key, owner, newOwner, leaseMillis, mayStayLocal);
