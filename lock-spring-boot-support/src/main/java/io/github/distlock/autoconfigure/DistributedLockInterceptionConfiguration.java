@@ -45,6 +45,7 @@ final class DistributedLockInterceptionConfiguration extends AbstractDistributed
 	static LockOperationSource lockOperationSource(LockKeyEvaluator lockKeyEvaluator, Environment environment) {
 		AnnotationLockOperationSource source = new AnnotationLockOperationSource(lockKeyEvaluator);
 		source.setFairLocksUnsupported(FairLockSupport.unsupportedReason(environment));
+		source.setSharedLocksUnsupported(FairLockSupport.sharedUnsupportedReason(environment));
 		return source;
 	}
 

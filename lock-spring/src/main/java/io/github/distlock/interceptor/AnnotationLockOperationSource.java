@@ -75,6 +75,8 @@ public class AnnotationLockOperationSource implements LockOperationSource, Embed
 
 	private @Nullable String fairLocksUnsupported;
 
+	private @Nullable String sharedLocksUnsupported;
+
 	/**
 	 * A source for proxy-based interception.
 	 * @param keyEvaluator parses the key expressions
@@ -101,6 +103,16 @@ public class AnnotationLockOperationSource implements LockOperationSource, Embed
 	 */
 	public void setFairLocksUnsupported(@Nullable String reason) {
 		this.fairLocksUnsupported = reason;
+	}
+
+	/**
+	 * Makes {@code mode = READ} and {@code permits} above 1 invalid, because the
+	 * configured store has no shared locks.
+	 * @param reason why, naming the property that decides it; {@code null} when shared
+	 * locks are supported
+	 */
+	public void setSharedLocksUnsupported(@Nullable String reason) {
+		this.sharedLocksUnsupported = reason;
 	}
 
 	@Override
@@ -192,9 +204,10 @@ public class AnnotationLockOperationSource implements LockOperationSource, Embed
 		if (annotation.fair() && this.fairLocksUnsupported != null) {
 			throw invalid(method, "fair = true, but " + this.fairLocksUnsupported);
 		}
+		SharedLockAttributes.check(method, annotation, this.sharedLocksUnsupported);
 		return new LockOperation(method, name, key, parameterNames, waitTime, leaseTime,
 				(minHoldTime != null) ? minHoldTime : Duration.ZERO, annotation.onFailure(),
-				skipValue(method.getReturnType()), annotation.fair());
+				skipValue(method.getReturnType()), annotation.fair(), annotation.mode(), annotation.permits());
 	}
 
 	private void checkInterceptable(Method method, @Nullable Class<?> targetClass) {
@@ -322,7 +335,7 @@ public class AnnotationLockOperationSource implements LockOperationSource, Embed
 		return null;
 	}
 
-	private static IllegalStateException invalid(Method method, String reason) {
+	static IllegalStateException invalid(Method method, String reason) {
 		return invalid(method, reason, null);
 	}
 

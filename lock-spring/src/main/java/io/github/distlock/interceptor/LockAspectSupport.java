@@ -94,10 +94,7 @@ public abstract class LockAspectSupport {
 	 * with it.
 	 */
 	private Optional<LockHandle> tryLock(LockOperation operation, String lockId, Duration waitTime) {
-		LockService service = this.lockService.get();
-		if (operation.fair()) {
-			service = service.fair();
-		}
+		LockService service = operation.viewOf(this.lockService.get());
 		if (service instanceof NamedLockService named) {
 			return named.tryLock(operation.name(), lockId, waitTime, operation.leaseTime(), operation.onFailure());
 		}
