@@ -70,20 +70,26 @@ final class Monitor {
 		for (String lockId : this.lockIds) {
 			// [0]: free while waited for since, [1]: held by a ghost since; 0 = not now.
 			long[] times = this.since.computeIfAbsent(lockId, (id) -> new long[2]);
-			String holder = this.truth.holder(lockId);
-			if (holder != null && this.owners.recentlyEnded(lockId, holder) && !this.reportedEnded.contains(holder)) {
-				// At any time, faults or not: a late copy of an ended owner's acquire
-				// must change nothing.
-				this.reportedEnded.add(holder);
-				this.observations.violation("'" + lockId + "' is held for " + holder + " (of "
-						+ this.owners.processOf(holder) + "), whose release was answered before");
+			Set<String> holders = this.truth.holders(lockId);
+			for (String holder : holders) {
+				if (this.owners.recentlyEnded(lockId, holder) && !this.reportedEnded.contains(holder)) {
+					// At any time, faults or not: a late copy of an ended owner's acquire
+					// must change nothing.
+					this.reportedEnded.add(holder);
+					this.observations.violation("'" + lockId + "' is held for " + holder + " (of "
+							+ this.owners.processOf(holder) + "), whose release was answered before");
+				}
 			}
-			boolean freeWhileWaited = calm && holder == null && this.waiting.waiters(lockId) > 0;
+			this.observations.holdersCounted(lockId, holders.size());
+			boolean freeWhileWaited = calm && holders.isEmpty() && this.waiting.waiters(lockId) > 0;
 			times[0] = check(times[0], freeWhileWaited, now,
 					"'" + lockId + "' was free while " + this.waiting.waiters(lockId) + " thread(s) waited for it");
-			boolean ghost = calm && holder != null && !this.owners.accountedFor(lockId, holder);
-			times[1] = check(times[1], ghost, now, "'" + lockId + "' was held for " + holder + " (of "
-					+ this.owners.processOf(holder) + "), which no open handle or operation accounts for");
+			String ghost = calm ? holders.stream()
+				.filter((holder) -> !this.owners.accountedFor(lockId, holder))
+				.findFirst()
+				.orElse(null) : null;
+			times[1] = check(times[1], ghost != null, now, "'" + lockId + "' was held for " + ghost + " (of "
+					+ this.owners.processOf(ghost) + "), which no open handle or operation accounts for");
 		}
 		this.world.after(PERIOD_NANOS, "monitor", this::look);
 	}

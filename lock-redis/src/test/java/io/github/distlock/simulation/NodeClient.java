@@ -66,6 +66,17 @@ final class NodeClient implements LockStore, QuorumFenceRecords {
 	}
 
 	@Override
+	public boolean supportsSharedLocks() {
+		return true;
+	}
+
+	@Override
+	public AcquireReply acquireShared(String key, String owner, int permits, long leaseMillis) {
+		return unknownOnFailure(() -> this.connection.call("ACQUIRE_SHARED " + key + " " + owner + " " + permits,
+				(node) -> node.store().acquireShared(key, owner, permits, leaseMillis)));
+	}
+
+	@Override
 	public long grantLeaseMillis() {
 		return InMemoryLockStore.GRANT_LEASE.toMillis();
 	}

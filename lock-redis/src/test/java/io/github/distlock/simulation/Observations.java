@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The checker of a world: what the clients observed, judged against the store's
@@ -14,6 +15,11 @@ import java.util.Map;
  * for that hold's owner; and the fenced register of the lock id accepts the hold's write
  * (a rejection means a later token wrote while this hold still believed it held).</li>
  * <li><b>Fencing.</b> Tokens strictly increase in the order holds began, per id.</li>
+ * <li><b>Shared holds</b> (READ, permits): a hold that says {@code isHeld()} is one of
+ * the store's shared holds of the id (so never beside an exclusive holder); never more
+ * holders than permits; only exclusive holds write to the fenced register. No shared hold
+ * begins once a writer has competed in the store for the bound in a calm stretch (no
+ * writer starvation).</li>
  * <li><b>No false loss.</b> A loss reported (to the engine's {@code LockLostListener} or
  * {@code LockLostException}) while the store still held the lock for the owner, in a hold
  * that no fault disturbed, is false.</li>
@@ -71,6 +77,99 @@ final class Observations {
 		if (this.violations.size() < 20) {
 			this.violations.add(this.world.trace().time(this.world.now()) + " " + what);
 		}
+	}
+
+	/** Permits per lock id held shared (0 for READ). */
+	private final Map<String, Integer> permits = new HashMap<>();
+
+	/**
+	 * The writers waiting for ids held shared, in the order they began, with the time
+	 * since which each competes in the store: since it began, or since a writer of its
+	 * instance ahead of it stopped waiting or an exclusive hold of its instance ended
+	 * (until then it waits in its instance's local queue, not queued in the store).
+	 */
+	private final Map<SimThread, Writer> writers = new LinkedHashMap<>();
+
+	private long boundNanos = Long.MAX_VALUE;
+
+	private record Writer(String lockId, long[] since) {
+	}
+
+	/** Ids held shared: {@code permits} per id (0 for READ). */
+	void shared(Map<String, Integer> permits, long boundNanos) {
+		this.permits.putAll(permits);
+		this.boundNanos = boundNanos;
+	}
+
+	/** The store holds {@code lockId} for {@code count} owners now. */
+	void holdersCounted(String lockId, int count) {
+		Integer limit = this.permits.get(lockId);
+		if (limit != null && limit > 0 && count > limit) {
+			violation("'" + lockId + "' has " + count + " holders, more than its " + limit + " permits");
+		}
+	}
+
+	/** {@code writer} began waiting for the exclusive lock of an id held shared. */
+	void writerWaiting(SimThread writer, String lockId) {
+		this.writers.put(writer, new Writer(lockId, new long[] { this.world.now() }));
+	}
+
+	/** {@code writer} stopped waiting: the writers of its instance behind it move up. */
+	void writerDone(SimThread writer) {
+		Writer done = this.writers.remove(writer);
+		if (done != null) {
+			movedUp(writer.process(), done.lockId());
+		}
+	}
+
+	/** An exclusive hold of {@code lockId} by {@code holder} ended. */
+	void exclusiveHoldEnded(SimThread holder, String lockId) {
+		movedUp(holder.process(), lockId);
+	}
+
+	private void movedUp(SimProcess process, String lockId) {
+		this.writers.forEach((thread, writer) -> {
+			if (thread.process() == process && writer.lockId().equals(lockId)) {
+				writer.since()[0] = this.world.now();
+			}
+		});
+	}
+
+	/**
+	 * A shared hold of {@code lockId} began: its token counts for the fencing order (an
+	 * exclusive hold's must be greater). It must not pass a writer that has competed in
+	 * the store for the bound in a calm stretch: that writer is queued there, and new
+	 * shared holds wait behind it. (Shared holds overlap, so their replies may arrive in
+	 * any order: their own tokens are not checked against each other.)
+	 */
+	void sharedHoldBegan(String who, String lockId, long token) {
+		long[] fence = this.fences.computeIfAbsent(lockId, (id) -> new long[2]);
+		fence[0] = Math.max(fence[0], token);
+		count("shared holds");
+		long now = this.world.now();
+		this.writers.forEach((thread, writer) -> {
+			long since = writer.since()[0];
+			if (writer.lockId().equals(lockId) && now - since > this.boundNanos && this.faults.calmSince(since)
+					&& !thread.process().isCrashed()) {
+				violation(who + "'s shared hold of '" + lockId + "' began while " + thread.name + " had competed "
+						+ (now - since) / 1_000_000 + " ms for the exclusive lock: the writer is starved");
+			}
+		});
+	}
+
+	/**
+	 * A handle of a shared hold said {@code isHeld()}: the store must hold the id shared
+	 * for its owner (and so for no exclusive holder).
+	 */
+	void believedHeldShared(String who, String lockId, long token) {
+		String owner = this.owners.ownerOf(lockId, token);
+		Set<String> holders = this.truth.holders(lockId);
+		if (owner == null || !holders.contains(owner) || this.truth.holder(lockId) != null) {
+			violation(who + " believes it holds '" + lockId + "' shared (token " + token + ", owner " + owner
+					+ ") while the store holds it for " + holders);
+		}
+		holdersCounted(lockId, holders.size());
+		count("shared reads");
 	}
 
 	/** A hold began: its token must be greater than every earlier one of the id. */

@@ -47,6 +47,12 @@ final class RecordingStore extends ForwardingLockStore {
 	}
 
 	@Override
+	public AcquireReply acquireShared(String key, String owner, int permits, long leaseMillis) {
+		sent(owner);
+		return acquired(key, owner, super.acquireShared(key, owner, permits, leaseMillis));
+	}
+
+	@Override
 	public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal,
 			@Nullable String newOwnerQueuedAs) {
 		sent(newOwner);

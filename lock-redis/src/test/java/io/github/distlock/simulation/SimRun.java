@@ -38,10 +38,13 @@ final class SimRun {
 
 	private final boolean multiKey;
 
-	private SimRun(long seed, Trace trace, boolean multiKey) {
+	private final boolean shared;
+
+	private SimRun(long seed, Trace trace, boolean multiKey, boolean shared) {
 		this.seed = seed;
 		this.trace = trace;
 		this.multiKey = multiKey;
+		this.shared = shared;
 	}
 
 	/**
@@ -62,26 +65,39 @@ final class SimRun {
 	 * @return what happened
 	 */
 	static Result run(long seed, int keepTrace, boolean multiKey) {
-		return QuietLogs.during(() -> new SimRun(seed, new Trace(keepTrace), multiKey).run());
+		return QuietLogs.during(() -> new SimRun(seed, new Trace(keepTrace), multiKey, false).run());
+	}
+
+	/**
+	 * Runs the world of {@code seed} with shared holds: on one node (the quorum has
+	 * none), the id {@code r} held READ or WRITE, the id {@code s} held as one of 2
+	 * permits or WRITE. A seed space of its own.
+	 * @param keepTrace how many trace lines to keep
+	 * @return what happened
+	 */
+	static Result runShared(long seed, int keepTrace) {
+		return QuietLogs.during(() -> new SimRun(seed, new Trace(keepTrace), false, true).run());
 	}
 
 	private Result run() {
 		Simulation world = new Simulation(this.seed, this.trace, WORKLOAD_NANOS + TimeUnit.SECONDS.toNanos(60));
 		this.trace.clock(world::now);
 		Random random = world.random();
-		int nodeCount = (random.nextInt(10) < 7) ? 1 : 3;
+		int nodeCount = (random.nextInt(10) < 7 || this.shared) ? 1 : 3;
 		SimSetup setup = new SimSetup(nodeCount, Duration.ofMillis(1000 + random.nextInt(5000)), Duration.ofSeconds(1),
 				random.nextBoolean() ? Duration.ofMillis(300) : Duration.ofSeconds(1));
 		int instanceCount = 2 + random.nextInt(2);
 		int threadsPerInstance = 1 + random.nextInt(3);
 		List<String> singleKeyIds = (random.nextInt(3) == 0) ? List.of("a", "b") : List.of("a");
-		List<String> lockIds = this.multiKey ? List.of("a", "b", "c") : singleKeyIds;
+		Map<String, Integer> sharedIds = this.shared ? Map.of("r", 0, "s", 2) : Map.of();
+		List<String> lockIds = this.multiKey ? List.of("a", "b", "c") : this.shared ? List.of("r", "s") : singleKeyIds;
 		boolean faulty = random.nextInt(5) != 0;
 		String description = "seed " + this.seed + ": " + ((nodeCount == 1) ? "one node" : "quorum of 3") + ", "
 				+ instanceCount + " instances x " + threadsPerInstance + " threads, lock ids " + lockIds + ", lease "
 				+ setup.leaseTime().toMillis() + " ms, node timeout " + setup.nodeTimeout().toMillis() + " ms, "
 				+ (faulty ? "with faults" : "no faults (interrupts and graceful restarts only)")
-				+ (this.multiKey ? ", multi-key" : "");
+				+ (this.multiKey ? ", multi-key" : "")
+				+ (this.shared ? ", shared: r READ/WRITE, s 2 permits/WRITE" : "");
 		this.trace.log("world", description);
 
 		Network network = new Network(world);
@@ -98,8 +114,9 @@ final class SimRun {
 		Waiting waiting = new Waiting();
 		long end = Simulation.START_NANOS + WORKLOAD_NANOS;
 		long slack = TimeUnit.SECONDS.toNanos(3) + 4 * setup.commandTimeout().toNanos();
+		observations.shared(sharedIds, BOUND_NANOS);
 		Workload workload = new Workload(world, owners, observations, waiting, lockIds, nodeCount == 1, slack,
-				this.multiKey);
+				this.multiKey, sharedIds);
 		Instances[] instances = new Instances[1];
 		instances[0] = new Instances(world, (process) -> {
 			Instance instance = Instance.start(process, setup, world, network, nodes, owners, runtime, observations);
@@ -140,6 +157,11 @@ final class SimRun {
 						.ifPresent((holder) -> observations
 							.violation("'" + lockId + "' is still held on " + node + " for " + holder + " (of "
 									+ owners.processOf(holder) + ") after every instance shut down"));
+					Set<String> left = node.store().sharedHoldersOf(lockId);
+					if (!left.isEmpty()) {
+						observations.violation("'" + lockId + "' is still held shared on " + node + " for " + left
+								+ " after every instance shut down");
+					}
 				}
 			}
 			world.stop("done");

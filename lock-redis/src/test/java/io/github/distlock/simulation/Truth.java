@@ -3,6 +3,7 @@ package io.github.distlock.simulation;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What the store holds, read off the nodes themselves: the owner a lock is held for on a
@@ -17,7 +18,19 @@ final class Truth {
 		this.nodes = nodes;
 	}
 
-	/** The owner the lock of {@code lockId} is held for, or {@code null}. */
+	/**
+	 * The owners holding {@code lockId} now: its exclusive holder, or the owners of its
+	 * shared holds (on one node; a quorum has no shared holds); empty when free.
+	 */
+	Set<String> holders(String lockId) {
+		String holder = holder(lockId);
+		if (holder != null) {
+			return Set.of(holder);
+		}
+		return (this.nodes.size() == 1) ? this.nodes.get(0).store().sharedHoldersOf(lockId) : Set.of();
+	}
+
+	/** The exclusive owner the lock of {@code lockId} is held for, or {@code null}. */
 	String holder(String lockId) {
 		if (this.nodes.size() == 1) {
 			return this.nodes.get(0).store().holderOf(lockId).orElse(null);

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -45,8 +46,21 @@ final class Workload {
 
 	private final MultiKeyWorkload severalAtOnce;
 
+	/** Permits per id held shared (0 for READ); empty unless the world has shared ids. */
+	private final Map<String, Integer> sharedIds;
+
 	Workload(Simulation world, Owners owners, Observations observations, Waiting waiting, List<String> lockIds,
 			boolean fairAllowed, long slackNanos, boolean multiKey) {
+		this(world, owners, observations, waiting, lockIds, fairAllowed, slackNanos, multiKey, Map.of());
+	}
+
+	/**
+	 * @param sharedIds ids also held shared: READ (0) or permits of a semaphore of that
+	 * many, beside exclusive holds
+	 */
+	Workload(Simulation world, Owners owners, Observations observations, Waiting waiting, List<String> lockIds,
+			boolean fairAllowed, long slackNanos, boolean multiKey, Map<String, Integer> sharedIds) {
+		this.sharedIds = sharedIds;
 		this.world = world;
 		this.owners = owners;
 		this.observations = observations;
@@ -75,21 +89,34 @@ final class Workload {
 				continue;
 			}
 			String lockId = this.lockIds.get(random.nextInt(this.lockIds.size()));
-			boolean fair = this.fairAllowed && random.nextInt(4) == 0;
+			Integer permits = this.sharedIds.get(lockId);
+			boolean shared = permits != null && random.nextInt(3) != 0;
+			boolean fair = !shared && this.fairAllowed && random.nextInt(4) == 0;
 			Duration wait = WAITS.get(random.nextInt(WAITS.size()));
 			Duration lease = (random.nextInt(3) == 0) ? Duration.ofMillis(300 + random.nextInt(5700)) : null;
-			LockService service = fair ? instance.engine.fair() : instance.engine;
-			Optional<LockHandle> handle = tryLock(me, service, lockId, wait, lease, fair);
+			LockService service = shared ? ((permits == 0) ? instance.engine.read() : instance.engine.permits(permits))
+					: fair ? instance.engine.fair() : instance.engine;
+			if (permits != null && !shared) {
+				this.observations.writerWaiting(me, lockId);
+			}
+			Optional<LockHandle> handle;
+			try {
+				handle = tryLock(me, service, lockId, wait, lease,
+						(shared ? ((permits == 0) ? "READ " : permits + "-permit ") : "") + (fair ? "fair " : ""));
+			}
+			finally {
+				this.observations.writerDone(me);
+			}
 			if (handle.isPresent()) {
-				hold(me, lockId, handle.get(), random);
+				hold(me, lockId, handle.get(), random, shared);
 			}
 			pause(random.nextInt(200));
 		}
 	}
 
 	private Optional<LockHandle> tryLock(SimThread me, LockService service, String lockId, Duration wait,
-			Duration lease, boolean fair) {
-		String what = (fair ? "fair " : "") + "tryLock('" + lockId + "', " + wait.toMillis() + " ms, "
+			Duration lease, String kind) {
+		String what = kind + "tryLock('" + lockId + "', " + wait.toMillis() + " ms, "
 				+ ((lease != null) ? lease.toMillis() + " ms" : "auto") + ")";
 		return attempt(me, what, lockId, lockId, wait, "", () -> service.tryLock(lockId, wait, lease));
 	}
@@ -141,11 +168,18 @@ final class Workload {
 		}
 	}
 
-	private void hold(SimThread me, String lockId, LockHandle handle, Random random) {
+	private void hold(SimThread me, String lockId, LockHandle handle, Random random, boolean shared) {
 		long token = handle.fencingToken();
 		String owner = this.owners.ownerOf(lockId, token);
-		this.world.trace().log(me.name, "holds '" + lockId + "', token " + token + ", owner " + owner);
-		this.observations.holdBegan(me.name, lockId, token);
+		this.world.trace()
+			.log(me.name,
+					"holds '" + lockId + "'" + (shared ? " shared" : "") + ", token " + token + ", owner " + owner);
+		if (shared) {
+			this.observations.sharedHoldBegan(me.name, lockId, token);
+		}
+		else {
+			this.observations.holdBegan(me.name, lockId, token);
+		}
 		this.observations.holdBeganAt(lockId, token, this.world.now());
 		if (owner != null) {
 			this.owners.opened(lockId, owner);
@@ -154,7 +188,7 @@ final class Workload {
 			int checks = random.nextInt(6);
 			for (int i = 0; i <= checks; i++) {
 				if (handle.isHeld()) {
-					this.observations.believedHeld(me.name, lockId, token);
+					believedHeld(me, lockId, token, shared);
 				}
 				if (random.nextInt(5) == 0 && handle.isHeld()) {
 					extend(me, handle, random);
@@ -162,11 +196,20 @@ final class Workload {
 				pause(random.nextInt(800));
 			}
 			if (handle.isHeld()) {
-				this.observations.believedHeld(me.name, lockId, token);
+				believedHeld(me, lockId, token, shared);
 			}
 		}
 		finally {
-			close(me, lockId, handle, token, owner);
+			close(me, lockId, handle, token, owner, shared);
+		}
+	}
+
+	private void believedHeld(SimThread me, String lockId, long token, boolean shared) {
+		if (shared) {
+			this.observations.believedHeldShared(me.name, lockId, token);
+		}
+		else {
+			this.observations.believedHeld(me.name, lockId, token);
 		}
 	}
 
@@ -181,7 +224,7 @@ final class Workload {
 		}
 	}
 
-	private void close(SimThread me, String lockId, LockHandle handle, long token, String owner) {
+	private void close(SimThread me, String lockId, LockHandle handle, long token, String owner, boolean shared) {
 		this.owners.operationStarted(me);
 		try {
 			handle.close();
@@ -200,6 +243,9 @@ final class Workload {
 			this.owners.operationEnded(me);
 			if (owner != null) {
 				this.owners.closed(lockId, owner);
+			}
+			if (!shared) {
+				this.observations.exclusiveHoldEnded(me, lockId);
 			}
 		}
 	}
