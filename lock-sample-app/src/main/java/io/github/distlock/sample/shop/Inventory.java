@@ -1,5 +1,8 @@
 package io.github.distlock.sample.shop;
 
+import io.github.distlock.DistributedLock;
+import io.github.distlock.LockMode;
+
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -43,6 +46,18 @@ public class Inventory {
 			.orElseThrow(() -> new IllegalArgumentException("No product named '" + productName + "'"))
 			.getAmount();
 		return new StockLevel(amount, this.history.countByProductName(productName));
+	}
+
+	/**
+	 * {@link #level} under the READ lock of the product's stock: shared with other
+	 * readers, on any instance, and never while a locked purchase runs (it holds the
+	 * WRITE lock of the same id, {@code stock:<product>}); so the stock and the purchases
+	 * it reads always add up to what the last reset set, while purchases go on.
+	 */
+	@DistributedLock(name = "stock", key = "#productName", mode = LockMode.READ)
+	@Transactional(readOnly = true)
+	public StockLevel lockedLevel(String productName) {
+		return level(productName);
 	}
 
 	/**

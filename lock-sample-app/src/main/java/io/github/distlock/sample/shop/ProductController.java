@@ -82,6 +82,17 @@ public class ProductController {
 				this.boughtHere.get());
 	}
 
+	/**
+	 * The state read under the READ lock of the product: never in the middle of a locked
+	 * purchase, so stock and purchases add up to the last reset.
+	 */
+	@GetMapping("/state/locked")
+	public ProductState lockedState() {
+		Inventory.StockLevel level = this.inventory.lockedLevel(PRODUCT_APPLE);
+		return new ProductState(this.properties.getInstanceName(), PRODUCT_APPLE, level.amount(), level.purchases(),
+				this.boughtHere.get());
+	}
+
 	@ExceptionHandler(IllegalArgumentException.class)
 	ResponseEntity<String> badRequest(IllegalArgumentException ex) {
 		return ResponseEntity.badRequest().contentType(MediaType.TEXT_PLAIN).body(ex.getMessage());

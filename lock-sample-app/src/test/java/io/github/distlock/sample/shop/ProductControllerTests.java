@@ -38,6 +38,8 @@ class ProductControllerTests {
 			assertThat(send("GET", "/product/buy?lock=" + lock + "&buyer=bob").body()).isEqualTo("SOLD_OUT");
 			assertThat(send("GET", "/product/state").body()).contains("\"instance\":\"solo\"", "\"amount\":0",
 					"\"purchases\":1", "\"boughtHere\":1");
+			// Read under the READ lock of the product.
+			assertThat(send("GET", "/product/state/locked").body()).contains("\"amount\":0", "\"purchases\":1");
 		}
 	}
 
