@@ -3,6 +3,7 @@ package io.github.distlock.docs.shop;
 import java.time.Duration;
 import java.util.List;
 
+import io.github.distlock.LockNotAcquiredException;
 import io.github.distlock.test.AutoConfigureInMemoryLocks;
 import io.github.distlock.test.HeldElsewhere;
 import io.github.distlock.test.TestLocks;
@@ -12,6 +13,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * The annotation examples of the docs do what the docs say: the lock ids their keys make,
@@ -47,6 +49,17 @@ class AnnotationExamplesTests {
 		assertThat(this.billing.move("b-2", "a-1", 500)).containsOnlyKeys("account:a-1", "account:b-2");
 		this.billing.pick(List.of("pear", "apple", "pear"));
 		assertThat(this.locks.acquired()).containsExactly("account:a-1", "account:b-2", "sku:apple", "sku:pear");
+	}
+
+	@Test
+	void readAndPermitsTakeSharedHoldsOfTheirIds() {
+		assertThat(this.billing.describe("s-1")).isEqualTo("sku s-1");
+		this.billing.reprice("s-1", 990);
+		this.billing.bookPickup("p-1");
+		assertThat(this.locks.acquired()).containsExactly("catalog:s-1", "catalog:s-1", "carrier-api");
+		try (HeldElsewhere held = this.locks.holdElsewhere("catalog:s-1")) {
+			assertThatExceptionOfType(LockNotAcquiredException.class).isThrownBy(() -> this.billing.describe("s-1"));
+		}
 	}
 
 	@Test

@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.distlock.DistributedLock;
 import io.github.distlock.LockContext;
+import io.github.distlock.LockMode;
 import io.github.distlock.MultiLockHandle;
 import io.github.distlock.OnLockFailure;
 
@@ -68,6 +69,23 @@ public class Billing {
 	public void reserveSeat(String event, String guest) {
 	}
 	// end::fair[]
+
+	// tag::read-write[]
+	@DistributedLock(name = "catalog", key = "#sku", mode = LockMode.READ) // shared
+	public String describe(String sku) {
+		return "sku " + sku;
+	}
+
+	@DistributedLock(name = "catalog", key = "#sku") // WRITE, the default: alone
+	public void reprice(String sku, long cents) {
+	}
+	// end::read-write[]
+
+	// tag::permits[]
+	@DistributedLock(name = "carrier-api", permits = 3) // 3 at most, all instances
+	public void bookPickup(String parcelId) {
+	}
+	// end::permits[]
 
 	public int reportsRun() {
 		return this.reports.get();

@@ -80,4 +80,15 @@ class LockServiceExamplesTests {
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(handle::close);
 	}
 
+	@Test
+	void readAndPermitExamplesTakeSharedHolds() {
+		this.inventory.stock("kiwi", 3);
+		assertThat(this.restocking.amountWhileNoRestockRuns("kiwi")).isEqualTo(3);
+		try (HeldElsewhere held = this.locks.holdElsewhere("stock:kiwi")) {
+			assertThat(this.lockService.read().tryLock("stock:kiwi", Duration.ZERO, null)).isEmpty();
+		}
+		assertThat(this.restocking.exportIfAPermitIsFree("daily")).isTrue();
+		assertThat(this.locks.acquired()).containsExactly("stock:kiwi", "exports");
+	}
+
 }

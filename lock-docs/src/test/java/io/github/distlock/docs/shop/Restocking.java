@@ -80,6 +80,26 @@ public class Restocking {
 	}
 	// end::fair[]
 
+	// tag::read[]
+	public int amountWhileNoRestockRuns(String sku) {
+		// Shared with readers; excludes restock(...), the same id exclusively
+		return this.locks.read().executeLocked("stock:" + sku, Duration.ofSeconds(5), () -> this.inventory.amount(sku));
+	}
+	// end::read[]
+
+	// tag::permits[]
+	public boolean exportIfAPermitIsFree(String report) {
+		Optional<LockHandle> permit = this.locks.permits(4).tryLock("exports", Duration.ZERO, null);
+		if (permit.isEmpty()) {
+			return false; // 4 exports run already, on any instances
+		}
+		try (LockHandle held = permit.get()) {
+			this.inventory.save("exported:" + report, 1);
+			return true;
+		}
+	}
+	// end::permits[]
+
 	// tag::is-locked[]
 	public boolean busy(String sku) {
 		return this.locks.isLocked("stock:" + sku); // any instance, one Redis round trip
