@@ -23,8 +23,8 @@ import io.github.distlock.fault.nemesis.Fault.Excuse;
  * promise to survive excuses the pair ({@link Fault.Excuse}); excused holds are counted,
  * not failed.</li>
  * <li><b>Tokens.</b> Every token is handed out once per id, and a hold that began after
- * another ended has the greater token (in every run: excused overlaps do not excuse
- * this).</li>
+ * another ended has the greater token, unless both are shared holds, which may coexist
+ * (in every run: excused overlaps do not excuse this).</li>
  * <li><b>No stale write accepted.</b> A write sent after the fence acknowledged a write
  * with a greater token was rejected (always).</li>
  * <li><b>No lost update.</b> Each register's final value equals the writes the fence
@@ -46,16 +46,33 @@ final class HistoryChecker {
 	 * overlap because of it (a lease and a renewal, with slack)
 	 */
 	static Verdict check(List<Op> ops, List<Fault> faults, Map<String, long[]> registers, long excuseWindowNanos) {
+		return check(ops, List.of(), faults, registers, excuseWindowNanos);
+	}
+
+	/**
+	 * {@link #check(List, List, Map, long)} with the shared holds of the run too, checked
+	 * by {@link SharedHoldChecker}; the token rule covers every hold of an id, shared or
+	 * not.
+	 */
+	static Verdict check(List<Op> ops, List<SharedOp> shared, List<Fault> faults, Map<String, long[]> registers,
+			long excuseWindowNanos) {
 		Verdict verdict = new Verdict();
 		Map<String, List<Op>> byId = new TreeMap<>();
 		ops.forEach((op) -> byId.computeIfAbsent(op.lockId(), (id) -> new ArrayList<>()).add(op));
+		Map<String, List<Hold>> holdsById = new TreeMap<>();
+		ops.forEach((op) -> holdsById.computeIfAbsent(op.lockId(), (id) -> new ArrayList<>()).add(op));
+		shared.forEach((op) -> holdsById.computeIfAbsent(op.lockId(), (id) -> new ArrayList<>()).add(op));
 		Set<String> idsWithExcusedOverlaps = new HashSet<>();
 		for (List<Op> ofOneId : byId.values()) {
 			ofOneId.sort(Comparator.comparingLong(Op::acquiredNanos));
 			checkExclusion(ofOneId, faults, excuseWindowNanos, verdict, idsWithExcusedOverlaps);
-			checkTokens(ofOneId, verdict);
 			checkStaleWrites(ofOneId, verdict);
 		}
+		for (List<Hold> ofOneId : holdsById.values()) {
+			ofOneId.sort(Comparator.comparingLong(Hold::acquiredNanos));
+			checkTokens(ofOneId, verdict);
+		}
+		SharedHoldChecker.check(shared, ops, faults, excuseWindowNanos, verdict);
 		Map<String, Long> acknowledged = new HashMap<>();
 		ops.stream().filter(Op::accepted).forEach((op) -> acknowledged.merge(op.lockId(), 1L, Long::sum));
 		registers.forEach((id, register) -> {
@@ -101,7 +118,7 @@ final class HistoryChecker {
 		verdict.holdsOvertakenExcused += overtaken.size();
 	}
 
-	static boolean excused(Op first, Op second, List<Fault> faults, long windowNanos) {
+	static boolean excused(Hold first, Hold second, List<Fault> faults, long windowNanos) {
 		if (!first.heldAtEnd()) {
 			return true;
 		}
@@ -114,7 +131,7 @@ final class HistoryChecker {
 				}
 			}
 			else if (fault.excuse() == Excuse.CLIENT_STOPPED) {
-				for (Op op : List.of(first, second)) {
+				for (Hold op : List.of(first, second)) {
 					if (op.client().startsWith(fault.target() + "-")
 							&& reaches(op, fault.startNanos(), fault.endNanos())) {
 						return true;
@@ -125,7 +142,7 @@ final class HistoryChecker {
 		return false;
 	}
 
-	private static boolean reaches(Op op, long from, long to) {
+	private static boolean reaches(Hold op, long from, long to) {
 		return op.acquiredNanos() - to <= 0 && from - op.releasedNanos() <= 0;
 	}
 
@@ -133,29 +150,37 @@ final class HistoryChecker {
 	 * Sweeps the holds in start order, keeping the greatest token of every hold that
 	 * ended before the current one began.
 	 */
-	private static void checkTokens(List<Op> byStart, Verdict verdict) {
-		Map<Long, Op> byToken = new LinkedHashMap<>();
-		for (Op op : byStart) {
-			Op before = byToken.put(op.token(), op);
+	static void checkTokens(List<? extends Hold> byStart, Verdict verdict) {
+		Map<Long, Hold> byToken = new LinkedHashMap<>();
+		for (Hold op : byStart) {
+			Hold before = byToken.put(op.token(), op);
 			if (before != null) {
 				verdict.violation(
 						"token " + op.token() + " of " + op.lockId() + " handed out twice: " + before + " and " + op);
 			}
 		}
-		List<Op> byEnd = new ArrayList<>(byStart);
-		byEnd.sort(Comparator.comparingLong(Op::releasedNanos));
+		List<Hold> byEnd = new ArrayList<>(byStart);
+		byEnd.sort(Comparator.comparingLong(Hold::releasedNanos));
 		int ended = 0;
-		Op greatestEnded = null;
-		for (Op op : byStart) {
+		Hold greatestEnded = null;
+		Hold greatestExclusiveEnded = null;
+		for (Hold op : byStart) {
 			while (ended < byEnd.size() && byEnd.get(ended).endedBefore(op)) {
-				Op candidate = byEnd.get(ended++);
+				Hold candidate = byEnd.get(ended++);
 				if (greatestEnded == null || candidate.token() > greatestEnded.token()) {
 					greatestEnded = candidate;
 				}
+				if (candidate.exclusive()
+						&& (greatestExclusiveEnded == null || candidate.token() > greatestExclusiveEnded.token())) {
+					greatestExclusiveEnded = candidate;
+				}
 			}
-			if (greatestEnded != null && op.token() <= greatestEnded.token()) {
-				verdict.violation(
-						"token went back on " + op.lockId() + ": " + greatestEnded + " ended before " + op + " began");
+			// Two shared holds may coexist: only a pair with an exclusive hold is
+			// ordered.
+			Hold before = op.exclusive() ? greatestEnded : greatestExclusiveEnded;
+			if (before != null && op.token() <= before.token()) {
+				verdict
+					.violation("token went back on " + op.lockId() + ": " + before + " ended before " + op + " began");
 			}
 		}
 	}
@@ -200,6 +225,12 @@ final class HistoryChecker {
 		long holdsOvertakenExcused;
 
 		long lostUpdatesExcused;
+
+		/** Shared holds (READ, permits) checked. */
+		long sharedHolds;
+
+		/** Shared holds that overlapped a writer, or too many permits, where excused. */
+		long sharedOverlapsExcused;
 
 		void violation(String violation) {
 			this.violations.add(violation);

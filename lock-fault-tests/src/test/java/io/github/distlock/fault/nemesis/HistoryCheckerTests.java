@@ -104,6 +104,75 @@ class HistoryCheckerTests {
 	/**
 	 * A hold of {@code r} whose write is sent halfway, acknowledged just before the end.
 	 */
+	@Test
+	void readHoldsMayOverlapEachOtherButNotAWriter() {
+		List<Op> writes = List.of(op("c0-t0", 10, 100, 200, true), op("c0-t0", 14, 600, 700, true));
+		List<SharedOp> reads = List.of(read("c1-t0", 11, 300, 500), read("c2-t0", 12, 350, 450));
+		Verdict verdict = HistoryChecker.check(writes, reads, List.of(), Map.of("r", new long[] { 2, 2 }), WINDOW);
+		assertThat(verdict.violations).isEmpty();
+		assertThat(verdict.sharedHolds).isEqualTo(2);
+		List<SharedOp> overlapping = List.of(read("c1-t0", 11, 150, 250));
+		assertThat(HistoryChecker.check(writes, overlapping, List.of(), Map.of("r", new long[] { 2, 2 }),
+				WINDOW).violations)
+			.singleElement()
+			.asString()
+			.startsWith("READ and WRITE together on r");
+	}
+
+	@Test
+	void aReadHoldOverlappingAWriterIsExcusedOnlyByAFault() {
+		List<Op> writes = List.of(op("c0-t0", 12, 200, 300, true));
+		List<SharedOp> reads = List.of(read("c1-t0", 11, 100, 250));
+		Verdict excused = HistoryChecker.check(writes, reads, List.of(pause("c1", 120, 400, Excuse.CLIENT_STOPPED)),
+				Map.of("r", new long[] { 1, 1 }), WINDOW);
+		assertThat(excused.violations).isEmpty();
+		assertThat(excused.sharedOverlapsExcused).isEqualTo(1);
+	}
+
+	@Test
+	void findsMorePermitHoldsAtOnceThanPermits() {
+		List<SharedOp> two = List.of(permit("c0-t0", 1, 100, 400), permit("c1-t0", 2, 200, 500));
+		assertThat(HistoryChecker.check(List.of(), two, List.of(), Map.of(), WINDOW).violations).isEmpty();
+		List<SharedOp> three = List.of(permit("c0-t0", 1, 100, 400), permit("c1-t0", 2, 200, 500),
+				permit("c2-t0", 3, 300, 600));
+		assertThat(HistoryChecker.check(List.of(), three, List.of(), Map.of(), WINDOW).violations).singleElement()
+			.asString()
+			.startsWith("more than 2 permits of s at once");
+	}
+
+	@Test
+	void aTokenOfAnyHoldNeverGoesBack() {
+		List<Op> writes = List.of(op("c0-t0", 10, 300, 400, true));
+		List<SharedOp> reads = List.of(read("c1-t0", 11, 100, 200));
+		assertThat(HistoryChecker.check(writes, reads, List.of(), Map.of("r", new long[] { 1, 1 }), WINDOW).violations)
+			.singleElement()
+			.asString()
+			.startsWith("token went back on r");
+	}
+
+	@Test
+	void sharedHoldsToldOfOutOfTokenOrderAreNoViolationButAWriterAfterThemIs() {
+		// The second reader's acquire was applied first; its reply came after the first
+		// reader had released.
+		List<SharedOp> reads = List.of(read("c1-t0", 12, 100, 200), read("c2-t0", 11, 210, 300));
+		assertThat(HistoryChecker.check(List.of(), reads, List.of(), Map.of(), WINDOW).violations).isEmpty();
+		List<Op> staleWriter = List.of(op("c0-t0", 11, 400, 500, true));
+		List<SharedOp> oneRead = List.of(read("c1-t0", 12, 100, 200));
+		assertThat(HistoryChecker.check(staleWriter, oneRead, List.of(), Map.of("r", new long[] { 1, 1 }),
+				WINDOW).violations)
+			.singleElement()
+			.asString()
+			.startsWith("token went back on r");
+	}
+
+	private static SharedOp read(String client, long token, long acquired, long released) {
+		return new SharedOp(client, "r", 0, token, acquired, released, true, "ok");
+	}
+
+	private static SharedOp permit(String client, long token, long acquired, long released) {
+		return new SharedOp(client, "s", 2, token, acquired, released, true, "ok");
+	}
+
 	private static Op op(String client, long token, long acquired, long released, boolean accepted) {
 		long middle = (acquired + released) / 2;
 		return new Op(client, "r", token, acquired, middle, released - 1, released, accepted, true, "ok");

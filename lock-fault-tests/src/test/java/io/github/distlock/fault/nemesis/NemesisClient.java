@@ -29,10 +29,11 @@ import org.springframework.data.redis.connection.RedisNode;
 
 /**
  * The client JVM of the nemesis suite: worker threads that lock random ids of a few (one
- * operation in four takes two ids at once, {@link MultiKeyIncrement}) and, under the
- * lock, increment the id's counter in a {@link FencedResource} by read-modify-write with
- * the hold's fencing token, until told to stop. Every operation is printed as an
- * {@link Op} line, every failed acquisition as
+ * operation in four takes two ids at once, {@link MultiKeyIncrement}; on a store with
+ * shared holds one in five is a READ hold of an id or a permit, {@link SharedOp}) and,
+ * under the lock, increment the id's counter in a {@link FencedResource} by
+ * read-modify-write with the hold's fencing token, until told to stop. Every operation is
+ * printed as an {@link Op} line, every failed acquisition as
  * {@code FAIL <thread> <id> <startNanos> <endNanos> <exception>}, every lost lock as
  * {@code LOST <id> <token>}.
  * <p>
@@ -130,9 +131,15 @@ public final class NemesisClient {
 		int ids = Integer.parseInt(this.options.get("ids"));
 		Duration wait = millis(this.options, "wait");
 		ThreadLocalRandom random = ThreadLocalRandom.current();
+		// The quorum store has no shared holds.
+		boolean shared = !"quorum".equals(this.options.get("store"));
 		try (FencedResource resource = FencedResource.connect("127.0.0.1",
 				Integer.parseInt(this.options.get("fence")))) {
 			while (!stopping) {
+				if (shared && random.nextInt(5) == 0) {
+					workShared(thread, ids, wait, random);
+					continue;
+				}
 				if (ids > 1 && random.nextInt(4) == 0) {
 					workOnTwo(thread, ids, wait, random, resource);
 					continue;
@@ -181,6 +188,45 @@ public final class NemesisClient {
 		for (Op op : MultiKeyIncrement.run(thread, (MultiLockHandle) all.get(), resource, random)) {
 			print(op.toLine());
 		}
+	}
+
+	/**
+	 * One shared hold: READ of a register's id (whose writers hold it exclusively) or one
+	 * of 2 permits of the id {@code permits-0}, held for a moment and released; printed
+	 * as a {@link SharedOp} line.
+	 */
+	private void workShared(String thread, int ids, Duration wait, ThreadLocalRandom random) {
+		boolean read = random.nextBoolean();
+		String id = read ? "register-" + random.nextInt(ids) : "permits-0";
+		int permits = read ? 0 : 2;
+		long startedAt = System.nanoTime();
+		LockHandle handle;
+		try {
+			handle = (read ? this.service.read() : this.service.permits(permits)).lock(id, wait);
+		}
+		catch (RuntimeException ex) {
+			print("FAIL " + thread + " " + id + " " + startedAt + " " + System.nanoTime() + " "
+					+ ex.getClass().getSimpleName());
+			pause(50);
+			return;
+		}
+		long acquiredAt = System.nanoTime();
+		pause(random.nextInt(10));
+		long releasingAt = System.nanoTime();
+		boolean heldAtEnd = handle.isHeld();
+		String release;
+		try {
+			handle.close();
+			release = "ok";
+		}
+		catch (LockLostException ex) {
+			release = "lost";
+		}
+		catch (RuntimeException ex) {
+			release = "failed";
+		}
+		print(new SharedOp(thread, id, permits, handle.fencingToken(), acquiredAt, releasingAt, heldAtEnd, release)
+			.toLine());
 	}
 
 	/**

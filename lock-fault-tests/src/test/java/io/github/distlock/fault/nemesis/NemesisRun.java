@@ -71,18 +71,22 @@ final class NemesisRun {
 			long healedAt = System.nanoTime();
 			awaitLiveness(clients, topology, healedAt);
 			List<Op> ops = new ArrayList<>();
+			List<SharedOp> shared = new ArrayList<>();
 			long failedAcquires = 0;
 			for (ClientJvm client : clients) {
 				for (String line : client.lines()) {
 					if (Op.isOp(line)) {
 						ops.add(Op.parse(line));
 					}
+					else if (SharedOp.isSharedOp(line)) {
+						shared.add(SharedOp.parse(line));
+					}
 					else if (line.startsWith("FAIL ")) {
 						failedAcquires++;
 					}
 				}
 			}
-			Verdict verdict = HistoryChecker.check(ops, this.faults, registers(fence),
+			Verdict verdict = HistoryChecker.check(ops, shared, this.faults, registers(fence),
 					this.settings.lease().plusSeconds(2).toNanos());
 			verdict.violations.addAll(0, this.livenessViolations);
 			return new NemesisResult(topology.name(), this.settings.seed(), healedAt - this.originNanos,

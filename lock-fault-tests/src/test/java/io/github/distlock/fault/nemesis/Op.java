@@ -22,20 +22,9 @@ package io.github.distlock.fault.nemesis;
  * before it) or {@code failed} (Redis did not answer)
  */
 record Op(String client, String lockId, long token, long acquiredNanos, long writeSentNanos, long writeAckNanos,
-		long releasedNanos, boolean accepted, boolean heldAtEnd, String release) {
+		long releasedNanos, boolean accepted, boolean heldAtEnd, String release) implements Hold {
 
 	private static final String PREFIX = "OP ";
-
-	/** Whether this hold and {@code other} share an instant (same lock id). */
-	boolean overlaps(Op other) {
-		return this.lockId.equals(other.lockId) && this.acquiredNanos - other.releasedNanos < 0
-				&& other.acquiredNanos - this.releasedNanos < 0;
-	}
-
-	/** Whether this hold ended before {@code other} started. */
-	boolean endedBefore(Op other) {
-		return this.releasedNanos - other.acquiredNanos < 0;
-	}
 
 	String toLine() {
 		return PREFIX + this.client + " " + this.lockId + " " + this.token + " " + this.acquiredNanos + " "
