@@ -22,8 +22,9 @@ import org.jspecify.annotations.Nullable;
  * Entry point: {@code java -jar lock-benchmarks/target/lock-benchmarks.jar [options]}.
  *
  * <pre>
- * --topology=NAME     single (default: one redis-server), cluster (3 masters + 3 replicas) or quorum (5
- *                     independent redis-servers); each has its own implementations and scenarios
+ * --topology=NAME     single (default: one redis-server), cluster (3 masters + 3 replicas), quorum (5
+ *                     independent redis-servers) or family (READ locks, semaphores and multi-key locks on
+ *                     one redis-server); each has its own implementations and scenarios
  * --out=DIR           where results.md and results.json go (default target/benchmark-results)
  * --only=a,b          run only these implementations (floor is always added: ratios need it)
  * --scenarios=a,b     run only these scenarios (uncontended, distinct-ids, contended, handoff, many-ids), e.g.
@@ -46,8 +47,9 @@ public final class BenchmarkMain {
 
 	static final String USAGE = """
 			Usage: java -jar lock-benchmarks/target/lock-benchmarks.jar [options]
-			  --topology=NAME     single (default: one redis-server), cluster (3 masters + 3 replicas) or
-			                      quorum (5 independent redis-servers)
+			  --topology=NAME     single (default: one redis-server), cluster (3 masters + 3 replicas),
+			                      quorum (5 independent redis-servers) or family (READ locks, semaphores and
+			                      multi-key locks on one redis-server)
 			  --out=DIR           where results.md and results.json go (default target/benchmark-results)
 			  --only=a,b          run only these implementations (floor is always added: ratios need it)
 			  --scenarios=a,b     run only these scenarios (single: uncontended, distinct-ids, contended, handoff,

@@ -11,7 +11,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Scenario 3: N threads spread over several instances, all on one id, a non-atomic
  * increment inside. Checks mutual exclusion (count == acquisitions, no thread ever inside
- * together with another) and measures how fairly the lock circulates.
+ * together with another) and measures how fairly the lock circulates. For an
+ * implementation admitting several holders (a read lock, a semaphore) it checks that no
+ * more are ever inside at once, and counts with an atomic increment.
  */
 final class ContendedScenario implements Scenario {
 
@@ -34,7 +36,7 @@ final class ContendedScenario implements Scenario {
 
 			private final List<LockClient> clients = new ArrayList<>();
 
-			private final CriticalSection section = new CriticalSection();
+			private final CriticalSection section = new CriticalSection(implementation.maxHolders());
 
 			private final long[] perThread = new long[settings.threads()];
 
@@ -53,8 +55,8 @@ final class ContendedScenario implements Scenario {
 
 			@Override
 			void warmUp() {
-				phase(settings.warmup(), new CriticalSection(), new long[perThread.length], new Latencies[0],
-						new AtomicLong());
+				phase(settings.warmup(), new CriticalSection(implementation.maxHolders()), new long[perThread.length],
+						new Latencies[0], new AtomicLong());
 			}
 
 			@Override
@@ -112,6 +114,7 @@ final class ContendedScenario implements Scenario {
 				metrics.put("timeouts", timeouts.get());
 				metrics.put("finalCount", section.count);
 				metrics.put("overlaps", section.overlaps.get());
+				metrics.put("mostInside", section.most.get());
 				metrics.put("mutualExclusion", section.count == total && section.overlaps.get() == 0);
 				metrics.putAll(costs.perOperation(total));
 				return metrics;
@@ -125,7 +128,13 @@ final class ContendedScenario implements Scenario {
 	 */
 	private static final class CriticalSection {
 
+		private final int maxHolders;
+
 		private final AtomicInteger inside = new AtomicInteger();
+
+		private final AtomicInteger most = new AtomicInteger();
+
+		private final AtomicLong shared = new AtomicLong();
 
 		private final AtomicLong overlaps = new AtomicLong();
 
@@ -139,13 +148,25 @@ final class ContendedScenario implements Scenario {
 
 		private volatile int lastOwner = -1;
 
+		CriticalSection(int maxHolders) {
+			this.maxHolders = maxHolders;
+		}
+
 		void enter(int thread) {
-			if (inside.incrementAndGet() != 1) {
+			int now = inside.incrementAndGet();
+			most.accumulateAndGet(now, Math::max);
+			if (now > maxHolders) {
 				overlaps.incrementAndGet();
 			}
-			long read = count;
-			Thread.onSpinWait();
-			count = read + 1;
+			if (maxHolders == 1) {
+				long read = count;
+				Thread.onSpinWait();
+				count = read + 1;
+			}
+			else {
+				Thread.onSpinWait();
+				count = shared.incrementAndGet();
+			}
 			if (lastOwner != thread) {
 				moved.incrementAndGet();
 			}

@@ -2,6 +2,8 @@ package io.github.distlock.benchmarks;
 
 import java.util.List;
 
+import io.github.distlock.LockService;
+
 import org.springframework.integration.redis.util.RedisLockRegistry.RedisLockType;
 
 /**
@@ -46,6 +48,45 @@ final class Implementations {
 						"distlock LockService.fair().tryLock (first come, first served), auto-renewed lease",
 						(redis, wait) -> DistlockServiceClient.fair(DistlockApplications.onRedis(redis.server(), wait),
 								wait)));
+	}
+
+	/**
+	 * The lock family on one {@code redis-server}: READ locks, semaphores of 3 permits
+	 * and locks of two ids at once, distlock's beside Redisson's, with the exclusive lock
+	 * of each for reference.
+	 */
+	static List<LockImplementation> family() {
+		return List.of(
+				new LockImplementation(FLOOR, "raw Lettuce SET NX PX + EVALSHA owner-checked delete, busy retry",
+						(redis, wait) -> FloorLockClient.on(redis.server(), wait)),
+				new LockImplementation(DISTLOCK, "distlock LockService.tryLock, auto-renewed lease",
+						(redis, wait) -> new DistlockServiceClient(DistlockApplications.onRedis(redis.server(), wait),
+								wait)),
+				new LockImplementation("redisson", "Redisson RLock.tryLock(wait), default watchdog",
+						(redis, wait) -> RedissonLockClient.single(redis.server(), wait)),
+				new LockImplementation(DISTLOCK + "-read", "distlock LockService.read().tryLock, auto-renewed lease",
+						(redis, wait) -> DistlockServiceClient.view(DistlockApplications.onRedis(redis.server(), wait),
+								wait, "bench-read:", LockService::read),
+						Integer.MAX_VALUE),
+				new LockImplementation("redisson-read", "Redisson RReadWriteLock.readLock().tryLock(wait), watchdog",
+						(redis, wait) -> new RedissonFamilyClient(redis.server(), wait, RedissonFamilyClient.Kind.READ,
+								0),
+						Integer.MAX_VALUE),
+				new LockImplementation(DISTLOCK + "-permits",
+						"distlock LockService.permits(3).tryLock, auto-renewed lease",
+						(redis, wait) -> DistlockServiceClient.view(DistlockApplications.onRedis(redis.server(), wait),
+								wait, "bench-permits:", (service) -> service.permits(3)),
+						3),
+				new LockImplementation("redisson-semaphore",
+						"Redisson RPermitExpirableSemaphore of 3 permits, tryAcquire(wait, 30 s lease) + release",
+						(redis, wait) -> new RedissonFamilyClient(redis.server(), wait,
+								RedissonFamilyClient.Kind.SEMAPHORE, 3),
+						3),
+				new LockImplementation(DISTLOCK + "-multi", "distlock LockService.tryLockAll of 2 ids, auto-renewed",
+						(redis, wait) -> new DistlockMultiKeyClient(DistlockApplications.onRedis(redis.server(), wait),
+								wait)),
+				new LockImplementation("redisson-multilock", "Redisson RedissonMultiLock of 2 RLocks, watchdog", (redis,
+						wait) -> new RedissonFamilyClient(redis.server(), wait, RedissonFamilyClient.Kind.MULTI, 0)));
 	}
 
 	/** On a Redis Cluster of 3 masters and 3 replicas. */

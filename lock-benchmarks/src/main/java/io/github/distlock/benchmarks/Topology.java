@@ -7,8 +7,9 @@ import java.util.function.Supplier;
 /**
  * The Redis a run measures on, chosen with {@code --topology}: one {@code redis-server}
  * (the default), a Redis Cluster of 3 masters and 3 replicas, or 5 independent masters
- * for the quorum locks. Each has its own implementations and scenarios, and its own
- * generated section in {@code docs/benchmarks.md}.
+ * for the quorum locks, and the lock family (READ locks, semaphores, multi-key locks) on
+ * one server. Each has its own implementations and scenarios, and its own generated
+ * section in {@code docs/benchmarks.md}.
  */
 enum Topology {
 
@@ -21,8 +22,12 @@ enum Topology {
 					new HandoffScenario())),
 
 	/** 5 independent {@code redis-server}s. */
-	QUORUM(Implementations::quorum, List.of(new UncontendedScenario(), new DistinctIdsScenario(),
-			new ContendedScenario(), new HandoffScenario()));
+	QUORUM(Implementations::quorum,
+			List.of(new UncontendedScenario(), new DistinctIdsScenario(), new ContendedScenario(),
+					new HandoffScenario())),
+
+	/** One {@code redis-server}: READ locks, semaphores and multi-key locks. */
+	FAMILY(Implementations::family, List.of(new UncontendedScenario(), new ContendedScenario()));
 
 	private final Supplier<List<LockImplementation>> implementations;
 
@@ -51,7 +56,7 @@ enum Topology {
 	/** Starts this topology's servers; the caller closes them. */
 	RedisNodes start() {
 		return switch (this) {
-			case SINGLE -> RedisNodes.startSingle();
+			case SINGLE, FAMILY -> RedisNodes.startSingle();
 			case CLUSTER -> RedisNodes.startCluster();
 			case QUORUM -> RedisNodes.startQuorum();
 		};

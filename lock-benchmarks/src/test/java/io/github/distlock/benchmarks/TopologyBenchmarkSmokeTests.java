@@ -22,12 +22,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
- * Proves the cluster and quorum rows of the harness work, on a few operations per
- * implementation, each on the topology the harness starts for it (a 3 + 3 Redis Cluster,
- * 5 independent servers; closed before the assertions): in the contended scenario every
- * adapter locks and unlocks, and mutual exclusion holds across two instances, in each of
- * two runs ({@code --repeat=2}) that the report summarises as medians with their spreads.
- * Timing is never asserted.
+ * Proves the cluster, quorum and lock-family rows of the harness work, on a few
+ * operations per implementation, each on the topology the harness starts for it (a 3 + 3
+ * Redis Cluster, 5 independent servers, one server; closed before the assertions): in the
+ * contended scenario every adapter locks and unlocks, and mutual exclusion holds across
+ * two instances (for a read lock or a semaphore: never more holders than it admits), in
+ * each of two runs ({@code --repeat=2}) that the report summarises as medians with their
+ * spreads. Timing is never asserted.
  */
 class TopologyBenchmarkSmokeTests {
 
@@ -48,7 +49,7 @@ class TopologyBenchmarkSmokeTests {
 
 	@BeforeAll
 	static void runSmokeBenchmarks() {
-		for (Topology topology : List.of(Topology.CLUSTER, Topology.QUORUM)) {
+		for (Topology topology : List.of(Topology.CLUSTER, Topology.QUORUM, Topology.FAMILY)) {
 			if (topology == Topology.CLUSTER && !clusterSupported()) {
 				continue;
 			}
@@ -92,7 +93,7 @@ class TopologyBenchmarkSmokeTests {
 	}
 
 	@ParameterizedTest
-	@EnumSource(value = Topology.class, names = { "CLUSTER", "QUORUM" })
+	@EnumSource(value = Topology.class, names = { "CLUSTER", "QUORUM", "FAMILY" })
 	void everyImplementationRanEveryScenarioInEveryRun(Topology topology) {
 		assertThat(report(topology).runs()).hasSize(RUNS);
 		for (Report report : report(topology).runs()) {
@@ -103,7 +104,7 @@ class TopologyBenchmarkSmokeTests {
 	}
 
 	@ParameterizedTest
-	@EnumSource(value = Topology.class, names = { "CLUSTER", "QUORUM" })
+	@EnumSource(value = Topology.class, names = { "CLUSTER", "QUORUM", "FAMILY" })
 	void everyImplementationLocksUnlocksAndExcludes(Topology topology) {
 		for (Report report : report(topology).runs()) {
 			locksUnlocksAndExcludes(topology, report);
@@ -123,7 +124,7 @@ class TopologyBenchmarkSmokeTests {
 	}
 
 	@ParameterizedTest
-	@EnumSource(value = Topology.class, names = { "CLUSTER", "QUORUM" })
+	@EnumSource(value = Topology.class, names = { "CLUSTER", "QUORUM", "FAMILY" })
 	void reportsTheTopologysTablesWithoutTheSingleRedisTargets(Topology topology) {
 		String markdown = report(topology).runs().get(0).markdown();
 		for (LockImplementation implementation : topology.implementations()) {
@@ -135,7 +136,7 @@ class TopologyBenchmarkSmokeTests {
 	}
 
 	@ParameterizedTest
-	@EnumSource(value = Topology.class, names = { "CLUSTER", "QUORUM" })
+	@EnumSource(value = Topology.class, names = { "CLUSTER", "QUORUM", "FAMILY" })
 	void summarisesTheRunsAsMediansWithTheirSpreads(Topology topology) {
 		RepeatedReport report = report(topology);
 		String markdown = report.markdown();
@@ -201,7 +202,7 @@ class TopologyBenchmarkSmokeTests {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> BenchmarkMain.Options.parse(new String[] { "--topology=sentinel" }))
 			.withMessageContaining("'sentinel'")
-			.withMessageContaining("[single, cluster, quorum]");
+			.withMessageContaining("[single, cluster, quorum, family]");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> BenchmarkMain.Options.parse(new String[] { "--topology=cluster", "--only=naive" }))
 			.withMessageContaining("[naive] on topology cluster");
