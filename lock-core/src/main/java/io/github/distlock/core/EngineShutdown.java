@@ -3,6 +3,9 @@ package io.github.distlock.core;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+import io.github.distlock.support.LogSafe;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -80,6 +83,28 @@ final class EngineShutdown {
 		this.own.get()[0]--;
 		this.acquisitions.decrementAndGet();
 		signalIfClosed();
+	}
+
+	/**
+	 * Runs one acquisition of {@code lockId}, counted from start to end: refused once the
+	 * service shut down, and at once when the calling thread is interrupted.
+	 * @throws IllegalStateException when the service has been shut down
+	 * @throws io.github.distlock.LockNotAcquiredException when the thread is interrupted
+	 */
+	<T> T acquisition(String lockId, Supplier<T> acquisition) {
+		if (!acquisitionStarted()) {
+			throw new IllegalStateException(
+					"The LockService has been shut down; lock '" + LogSafe.text(lockId) + "' cannot be acquired");
+		}
+		try {
+			if (Thread.interrupted()) {
+				throw Interrupts.restoreFlagAndFail(lockId);
+			}
+			return acquisition.get();
+		}
+		finally {
+			acquisitionEnded();
+		}
 	}
 
 	/**

@@ -16,7 +16,6 @@ import io.github.distlock.observation.NamedLockService;
 import io.github.distlock.store.LockStore;
 import io.github.distlock.store.ReleaseNotifications;
 import io.github.distlock.support.DurationText;
-import io.github.distlock.support.LogSafe;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
@@ -152,19 +151,8 @@ public class LockEngine implements NamedLockService, LockInspection, AutoCloseab
 	Optional<LockHandle> tryLock(@Nullable String lockName, String lockId, Duration waitTime,
 			@Nullable Duration leaseTime, OnLockFailure onFailure, boolean fair) {
 		LockArguments.check(lockId, waitTime, leaseTime);
-		if (!this.shutdown.acquisitionStarted()) {
-			throw new IllegalStateException(
-					"The LockService has been shut down; lock '" + LogSafe.text(lockId) + "' cannot be acquired");
-		}
-		try {
-			if (Thread.interrupted()) {
-				throw Interrupts.restoreFlagAndFail(lockId);
-			}
-			return enterAndAcquire(lockName, lockId, waitTime, leaseTime, onFailure, fair);
-		}
-		finally {
-			this.shutdown.acquisitionEnded();
-		}
+		return this.shutdown.acquisition(lockId,
+				() -> enterAndAcquire(lockName, lockId, waitTime, leaseTime, onFailure, fair));
 	}
 
 	private Optional<LockHandle> enterAndAcquire(@Nullable String lockName, String lockId, Duration waitTime,

@@ -81,24 +81,14 @@ final class SharedAcquisitions {
 	Optional<LockHandle> tryLock(@Nullable String lockName, String lockId, Duration waitTime,
 			@Nullable Duration leaseTime, OnLockFailure onFailure, int permits) {
 		LockArguments.check(lockId, waitTime, leaseTime);
-		if (!this.shutdown.acquisitionStarted()) {
-			throw new IllegalStateException(
-					"The LockService has been shut down; lock '" + LogSafe.text(lockId) + "' cannot be acquired");
-		}
-		try {
-			if (Thread.interrupted()) {
-				throw Interrupts.restoreFlagAndFail(lockId);
-			}
+		return this.shutdown.acquisition(lockId, () -> {
 			String key = this.store.key(lockId);
 			HeldLock exclusive = this.entries.reenterExclusive(key, lockId, Thread.currentThread());
 			if (exclusive != null) {
 				return Optional.of(new LockEngineHandle(this.engine, exclusive));
 			}
 			return enterAndAcquire(lockName, key, lockId, waitTime, leaseTime, onFailure, permits);
-		}
-		finally {
-			this.shutdown.acquisitionEnded();
-		}
+		});
 	}
 
 	private Optional<LockHandle> enterAndAcquire(@Nullable String lockName, String key, String lockId,

@@ -25,9 +25,9 @@ final class SharedScripts {
 	/**
 	 * The functions of shared holds: {@code shared_now} (server time in ms),
 	 * {@code shared_kind} (the permits of a key's value held shared, as text, or
-	 * {@code nil}) and {@code shared_settle}, which drops the holds whose lease ended and
-	 * sets both keys to expire with the latest remaining one, answering whether one is
-	 * left.
+	 * {@code nil}), {@code live_hold} (whether an owner's hold has not ended) and
+	 * {@code shared_settle}, which drops the holds whose lease ended and sets both keys
+	 * to expire with the latest remaining one, answering whether one is left.
 	 */
 	static final String FUNCTIONS = """
 			local function shared_now()
@@ -37,6 +37,10 @@ final class SharedScripts {
 			local function shared_kind(value)
 			  if not value or string.byte(value, 1) ~= 10 then return nil end
 			  return string.match(value, '^\\n(%d+)')
+			end
+			local function live_hold(holders, owner, now)
+			  local lease_end = tonumber(redis.call('zscore', holders, owner))
+			  return lease_end and lease_end > now
 			end
 			local function shared_settle(lock, holders, now)
 			  redis.call('zremrangebyscore', holders, '-inf', now)
@@ -57,8 +61,7 @@ final class SharedScripts {
 	static final String EXTEND_HOLD = """
 			if KEYS[2] and shared_kind(current) then
 			  local now = shared_now()
-			  local lease_end = tonumber(redis.call('zscore', KEYS[2], ARGV[1]))
-			  if lease_end and lease_end > now then
+			  if live_hold(KEYS[2], ARGV[1], now) then
 			    redis.call('zadd', KEYS[2], string.format('%.0f', now + tonumber(ARGV[2])), ARGV[1])
 			    shared_settle(KEYS[1], KEYS[2], now)
 			    return 1
@@ -79,8 +82,7 @@ final class SharedScripts {
 	static final String RELEASE_HOLD = """
 			if KEYS[6] and shared_kind(current) then
 			  local now = shared_now()
-			  local lease_end = tonumber(redis.call('zscore', KEYS[6], ARGV[1]))
-			  if lease_end and lease_end > now then
+			  if live_hold(KEYS[6], ARGV[1], now) then
 			    redis.call('zrem', KEYS[6], ARGV[1])
 			    note_ended(KEYS[2], ARGV[3], ARGV[1])
 			    local contended = string.sub(current, -1) == '+'
