@@ -214,17 +214,7 @@ public final class NemesisClient {
 		pause(random.nextInt(10));
 		long releasingAt = System.nanoTime();
 		boolean heldAtEnd = handle.isHeld();
-		String release;
-		try {
-			handle.close();
-			release = "ok";
-		}
-		catch (LockLostException ex) {
-			release = "lost";
-		}
-		catch (RuntimeException ex) {
-			release = "failed";
-		}
+		String release = release(handle);
 		print(new SharedOp(thread, id, permits, handle.fencingToken(), acquiredAt, releasingAt, heldAtEnd, release)
 			.toLine());
 	}
@@ -253,19 +243,27 @@ public final class NemesisClient {
 		long writeAckAt = System.nanoTime();
 		long releasingAt = System.nanoTime();
 		boolean heldAtEnd = handle.isHeld();
-		String release;
-		try {
-			handle.close();
-			release = "ok";
-		}
-		catch (LockLostException ex) {
-			release = "lost";
-		}
-		catch (RuntimeException ex) {
-			release = "failed";
-		}
+		String release = release(handle);
 		return new Op(thread, id, handle.fencingToken(), acquiredAt, writeSentAt, writeAckAt, releasingAt, accepted,
 				heldAtEnd, release);
+	}
+
+	/**
+	 * Releases {@code handle}.
+	 * @return how the release ended: {@code ok}, {@code lost} (the lock was lost before
+	 * it) or {@code failed} (Redis did not answer)
+	 */
+	static String release(LockHandle handle) {
+		try {
+			handle.close();
+			return "ok";
+		}
+		catch (LockLostException ex) {
+			return "lost";
+		}
+		catch (RuntimeException ex) {
+			return "failed";
+		}
 	}
 
 	private static void pause(long millis) {
