@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 
 import io.github.distlock.support.DurationText;
 import org.jspecify.annotations.Nullable;
@@ -237,6 +238,12 @@ public final class InMemoryLockStore implements LockStore {
 			reply.announce = false;
 		}
 		return announced(key, reply);
+	}
+
+	/** {@inheritDoc} Here on the calling thread: nothing in memory blocks. */
+	@Override
+	public AsyncLockStore async(Executor blockingCalls) {
+		return AsyncLockStore.direct(this);
 	}
 
 	@Override

@@ -1,5 +1,7 @@
 package io.github.distlock.store;
 
+import java.util.concurrent.Executor;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -303,6 +305,17 @@ public interface LockStore {
 	 * @return the subscription
 	 */
 	ReleaseNotifications subscribe(ReleaseListener listener);
+
+	/**
+	 * This store's operations for callers that must not block ({@link AsyncLockStore}).
+	 * The default runs the blocking methods on {@code blockingCalls}; a store with a
+	 * non-blocking client answers on it instead.
+	 * @param blockingCalls where a blocking call may run
+	 * @return the operations
+	 */
+	default AsyncLockStore async(Executor blockingCalls) {
+		return AsyncLockStore.offloading(this, blockingCalls);
+	}
 
 	/**
 	 * Whether {@link #acquireShared} is supported.

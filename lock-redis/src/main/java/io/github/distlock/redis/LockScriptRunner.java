@@ -1,5 +1,8 @@
 package io.github.distlock.redis;
 
+import java.util.concurrent.CompletionStage;
+
+import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.util.ClassUtils;
@@ -31,6 +34,28 @@ interface LockScriptRunner {
 	 * @throws org.springframework.dao.DataAccessException as Spring Data Redis throws it
 	 */
 	long run(RedisLockCommands.ScriptCall call);
+
+	/**
+	 * Sends {@code call} without waiting for its reply, where the client allows it.
+	 * @return the script's reply, failing as {@link #run} throws; {@code null} when this
+	 * runner can only block
+	 */
+	default @Nullable CompletionStage<Long> runAsync(RedisLockCommands.ScriptCall call) {
+		return null;
+	}
+
+	/**
+	 * Whether {@link #runAsync} sends without blocking now; {@code false} when it would
+	 * first open its connection (see {@link #connect()}).
+	 * @return whether it is connected
+	 */
+	default boolean isConnected() {
+		return true;
+	}
+
+	/** Opens the connection {@link #runAsync} sends on, blocking while it connects. */
+	default void connect() {
+	}
 
 	static LockScriptRunner of(StringRedisTemplate redis) {
 		RedisConnectionFactory factory = redis.getRequiredConnectionFactory();

@@ -91,13 +91,17 @@ final class RedisLockCommands {
 	 * holder
 	 */
 	long acquireQueued(String key, String owner, long leaseMillis, long waitMillis) {
-		return run(new ScriptCall(QueueScripts.ACQUIRE_QUEUED,
-				List.of(key, LockKeys.fenceKey(key), LockKeys.queueKey(key), LockKeys.waitingKey(key),
-						LockKeys.receiptKey(key)),
-				List.of(owner, Long.toString(leaseMillis), this.fencingRetentionMillis, Long.toString(waitMillis))));
+		return run(acquireQueuedCall(key, owner, leaseMillis, waitMillis));
 	}
 
-	private ScriptCall acquireCall(String key, String owner, long leaseMillis) {
+	ScriptCall acquireQueuedCall(String key, String owner, long leaseMillis, long waitMillis) {
+		return new ScriptCall(QueueScripts.ACQUIRE_QUEUED,
+				List.of(key, LockKeys.fenceKey(key), LockKeys.queueKey(key), LockKeys.waitingKey(key),
+						LockKeys.receiptKey(key)),
+				List.of(owner, Long.toString(leaseMillis), this.fencingRetentionMillis, Long.toString(waitMillis)));
+	}
+
+	ScriptCall acquireCall(String key, String owner, long leaseMillis) {
 		return new ScriptCall(LockScripts.ACQUIRE, List.of(key, LockKeys.fenceKey(key), LockKeys.receiptKey(key)),
 				List.of(owner, Long.toString(leaseMillis), this.fencingRetentionMillis));
 	}
@@ -154,11 +158,14 @@ final class RedisLockCommands {
 	 * @return as {@link #release(String, String)}
 	 */
 	boolean release(String key, String owner, boolean withdraw) {
-		return run(new ScriptCall(this.sharded ? LockScripts.RELEASE_SHARDED : LockScripts.RELEASE,
+		return run(releaseCall(key, owner, withdraw)) == 1;
+	}
+
+	ScriptCall releaseCall(String key, String owner, boolean withdraw) {
+		return new ScriptCall(this.sharded ? LockScripts.RELEASE_SHARDED : LockScripts.RELEASE,
 				List.of(key, LockKeys.receiptKey(key), LockKeys.queueKey(key), LockKeys.waitingKey(key),
 						LockKeys.fenceKey(key), LockKeys.holdersKey(key)),
-				List.of(owner, channel(key), this.fencingRetentionMillis, this.grantLeaseMillis,
-						withdraw ? "1" : "0"))) == 1;
+				List.of(owner, channel(key), this.fencingRetentionMillis, this.grantLeaseMillis, withdraw ? "1" : "0"));
 	}
 
 	/**
@@ -211,7 +218,7 @@ final class RedisLockCommands {
 		return replicated.write(expireCall(key, owner, leaseMillis), (reply) -> reply == 1);
 	}
 
-	private ScriptCall expireCall(String key, String owner, long leaseMillis) {
+	ScriptCall expireCall(String key, String owner, long leaseMillis) {
 		return new ScriptCall(LockScripts.EXPIRE, List.of(key, LockKeys.holdersKey(key)),
 				List.of(owner, Long.toString(leaseMillis)));
 	}
@@ -242,6 +249,11 @@ final class RedisLockCommands {
 
 	private long run(ScriptCall call) {
 		return this.scripts.run(call);
+	}
+
+	/** The runner of the scripts, for {@link RedisAsyncLockStore}. */
+	LockScriptRunner scripts() {
+		return this.scripts;
 	}
 
 }

@@ -1,8 +1,10 @@
 package io.github.distlock.redis;
 
 import java.time.Duration;
+import java.util.concurrent.Executor;
 
 import io.github.distlock.store.AcquireReply;
+import io.github.distlock.store.AsyncLockStore;
 import io.github.distlock.store.ExtendReply;
 import io.github.distlock.store.Extended;
 import io.github.distlock.store.HandOverReply;
@@ -71,10 +73,7 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 
 	private final boolean replicatedRenewals;
 
-	/**
-	 * Whether releases are announced per lock by sharded pub/sub: on a Redis Cluster
-	 * reached with Lettuce.
-	 */
+	/** Whether releases are announced per lock by sharded pub/sub (Cluster, Lettuce). */
 	private final boolean sharded;
 
 	/**
@@ -162,9 +161,7 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 	}
 
 	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * Not with replicas waited for: a grant is written by a release, which does not wait.
+	 * {@inheritDoc} Not with replicas waited for: a release, writing grants, never waits.
 	 */
 	@Override
 	public boolean supportsFairLocks() {
@@ -276,6 +273,15 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 		catch (RuntimeException ex) {
 			return ScriptReplies.unknownOrThrow(ex);
 		}
+	}
+
+	/**
+	 * {@inheritDoc} Non-blocking on Lettuce's shared connection, without replicas waited
+	 * for ({@link RedisAsyncLockStore}).
+	 */
+	@Override
+	public AsyncLockStore async(Executor blockingCalls) {
+		return RedisAsyncLockStore.of(this, this.commands, this.replicated != null, blockingCalls);
 	}
 
 	/**

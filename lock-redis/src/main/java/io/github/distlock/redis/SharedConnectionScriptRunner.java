@@ -1,8 +1,13 @@
 package io.github.distlock.redis;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import io.lettuce.core.LettuceFutures;
+import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
@@ -92,12 +97,79 @@ final class SharedConnectionScriptRunner implements LockScriptRunner {
 		}
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * As {@link #run}, without a thread waiting: {@code EVAL} after {@code NOSCRIPT}, the
+	 * reply given up (and the command cancelled) after the command timeout, failures
+	 * translated. The stage completes on Lettuce's I/O thread.
+	 */
+	@Override
+	public CompletionStage<Long> runAsync(RedisLockCommands.ScriptCall call) {
+		PreparedScript script = PreparedScript.of(call.script());
+		byte[][] keys = PreparedScript.encoded(call.keys());
+		byte[][] args = PreparedScript.encoded(call.args());
+		CompletableFuture<Long> reply;
+		try {
+			RedisClusterAsyncCommands<byte[], byte[]> commands = commands();
+			reply = timed(commands.evalsha(script.sha1, ScriptOutputType.INTEGER, keys, args))
+				.exceptionallyCompose((failure) -> (unwrapped(failure) instanceof RedisNoScriptException)
+						? timed(commands.eval(script.textBytes, ScriptOutputType.INTEGER, keys, args))
+						: CompletableFuture.failedFuture(failure));
+		}
+		catch (RuntimeException ex) {
+			reply = CompletableFuture.failedFuture(ex);
+		}
+		return reply.handle((value, failure) -> {
+			if (failure != null) {
+				Throwable cause = unwrapped(failure);
+				throw translated(
+						(cause instanceof RuntimeException runtime) ? runtime : new RedisCommandTimeoutException(
+								"Redis command timed out after " + this.timeoutMillis + "ms"));
+			}
+			if (value == null) {
+				throw new IllegalStateException("Redis returned no reply to a lock script");
+			}
+			return value;
+		});
+	}
+
+	private CompletableFuture<Long> timed(RedisFuture<Long> reply) {
+		CompletableFuture<Long> future = reply.toCompletableFuture();
+		future.orTimeout(this.timeoutMillis, TimeUnit.MILLISECONDS).whenComplete((value, failure) -> {
+			if (failure instanceof TimeoutException) {
+				reply.cancel(true);
+			}
+		});
+		return future;
+	}
+
+	private static Throwable unwrapped(Throwable failure) {
+		return (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause() : failure;
+	}
+
 	private long await(RedisFuture<Long> reply) {
 		Long value = LettuceFutures.awaitOrCancel(reply, this.timeoutMillis, TimeUnit.MILLISECONDS);
 		if (value == null) {
 			throw new IllegalStateException("Redis returned no reply to a lock script");
 		}
 		return value;
+	}
+
+	/**
+	 * Whether the native connection was fetched and is open: until then the first command
+	 * fetches it from the factory, which blocks while it connects.
+	 */
+	@Override
+	public boolean isConnected() {
+		Shared current = this.shared;
+		return current != null && current.connection.isOpen();
+	}
+
+	/** Fetches the native connection from the factory (blocks while it connects). */
+	@Override
+	public void connect() {
+		commands();
 	}
 
 	private RedisClusterAsyncCommands<byte[], byte[]> commands() {

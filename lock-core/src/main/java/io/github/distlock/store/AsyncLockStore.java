@@ -1,0 +1,94 @@
+package io.github.distlock.store;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.function.Supplier;
+
+/**
+ * The operations of a {@link LockStore} that a caller who must not block a thread (the
+ * reactive lock service) needs, answering through a {@link CompletionStage}: the same
+ * operations, with the same replies, replays and receipts, as the store's own methods of
+ * those names — each call is one call of the store's operation.
+ * <p>
+ * A stage may complete on the store's I/O thread (Redis: Lettuce's event loop): what is
+ * chained to it must be quick and must not block. A stage completes exceptionally only
+ * where the store's method would throw (a misconfiguration); an outcome that is not known
+ * is an {@link Unknown} reply, as there.
+ * <p>
+ * A store that has no non-blocking client gets {@link #offloading}: its blocking methods
+ * run on an executor of the caller's, so that the caller's thread is not blocked, though
+ * a thread of that executor is, for one round trip.
+ */
+public interface AsyncLockStore {
+
+	/**
+	 * {@link LockStore#acquire(String, String, long, long)}.
+	 * @param key the lock's key
+	 * @param owner the owner token of this acquisition, the same for all its attempts
+	 * @param leaseMillis the lease, at least 1
+	 * @param waitMillis how long the queue entry lives from now, 0 for none
+	 * @return the reply
+	 */
+	CompletionStage<AcquireReply> acquire(String key, String owner, long leaseMillis, long waitMillis);
+
+	/**
+	 * {@link LockStore#release(String, String)}.
+	 * @param key the lock's key
+	 * @param owner the owner token
+	 * @return the reply
+	 */
+	CompletionStage<ReleaseReply> release(String key, String owner);
+
+	/**
+	 * {@link LockStore#extend(String, String, long)}.
+	 * @param key the lock's key
+	 * @param owner the owner token
+	 * @param leaseMillis the new lease, at least 1
+	 * @return the reply
+	 */
+	CompletionStage<ExtendReply> extend(String key, String owner, long leaseMillis);
+
+	/**
+	 * The operations of {@code store}, each run on {@code executor} (for stores whose
+	 * client blocks).
+	 * @param store the store
+	 * @param executor where the blocking calls run
+	 * @return the operations
+	 */
+	static AsyncLockStore offloading(LockStore store, Executor executor) {
+		return new AsyncLockStore() {
+
+			@Override
+			public CompletionStage<AcquireReply> acquire(String key, String owner, long leaseMillis, long waitMillis) {
+				return on(executor, () -> store.acquire(key, owner, leaseMillis, waitMillis));
+			}
+
+			@Override
+			public CompletionStage<ReleaseReply> release(String key, String owner) {
+				return on(executor, () -> store.release(key, owner));
+			}
+
+			@Override
+			public CompletionStage<ExtendReply> extend(String key, String owner, long leaseMillis) {
+				return on(executor, () -> store.extend(key, owner, leaseMillis));
+			}
+
+		};
+	}
+
+	/**
+	 * The operations of {@code store}, each run on the calling thread: for a store whose
+	 * operations never block (in memory).
+	 * @param store the store
+	 * @return the operations
+	 */
+	static AsyncLockStore direct(LockStore store) {
+		return offloading(store, Runnable::run);
+	}
+
+	private static <T> CompletionStage<T> on(Executor executor, Supplier<T> operation) {
+		return CompletableFuture.supplyAsync(operation, executor);
+	}
+
+}

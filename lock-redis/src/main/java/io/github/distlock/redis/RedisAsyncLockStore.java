@@ -1,0 +1,107 @@
+package io.github.distlock.redis;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.function.LongFunction;
+
+import io.github.distlock.store.AcquireReply;
+import io.github.distlock.store.AsyncLockStore;
+import io.github.distlock.store.ExtendReply;
+import io.github.distlock.store.Extended;
+import io.github.distlock.store.NotOwned;
+import io.github.distlock.store.ReleaseReply;
+import io.github.distlock.store.Released;
+
+/**
+ * The asynchronous operations of a {@link RedisLockStore} on Lettuce's shared native
+ * connection: the same scripts with the same keys and arguments as the store's blocking
+ * methods ({@link RedisLockCommands} builds both), sent through Lettuce's asynchronous
+ * API ({@link LockScriptRunner#runAsync}), their replies read as the store reads them
+ * ({@link ScriptReplies}). Until the shared connection is open, the first command opens
+ * it on a thread of the caller's executor (connecting blocks).
+ * <p>
+ * Only without replicas waited for: {@code WAIT} runs on dedicated connections that
+ * block, so a store that waits for replicas offloads its blocking methods instead
+ * ({@link AsyncLockStore#offloading}), as it does with clients other than Lettuce.
+ */
+final class RedisAsyncLockStore implements AsyncLockStore {
+
+	private final RedisLockCommands commands;
+
+	private final LockScriptRunner scripts;
+
+	private final Executor blockingCalls;
+
+	private RedisAsyncLockStore(RedisLockCommands commands, Executor blockingCalls) {
+		this.commands = commands;
+		this.scripts = commands.scripts();
+		this.blockingCalls = blockingCalls;
+	}
+
+	/**
+	 * The store's operations without blocking where its client allows it, else its
+	 * blocking methods on {@code blockingCalls}.
+	 */
+	static AsyncLockStore of(RedisLockStore store, RedisLockCommands commands, boolean replicated,
+			Executor blockingCalls) {
+		if (replicated || !(commands.scripts() instanceof SharedConnectionScriptRunner)) {
+			return AsyncLockStore.offloading(store, blockingCalls);
+		}
+		return new RedisAsyncLockStore(commands, blockingCalls);
+	}
+
+	@Override
+	public CompletionStage<AcquireReply> acquire(String key, String owner, long leaseMillis, long waitMillis) {
+		RedisLockCommands.ScriptCall call = (waitMillis > 0)
+				? this.commands.acquireQueuedCall(key, owner, leaseMillis, waitMillis)
+				: this.commands.acquireCall(key, owner, leaseMillis);
+		return run(call, ScriptReplies::acquireReply);
+	}
+
+	@Override
+	public CompletionStage<ReleaseReply> release(String key, String owner) {
+		return run(this.commands.releaseCall(key, owner, false),
+				(reply) -> (reply == 1) ? Released.INSTANCE : NotOwned.INSTANCE);
+	}
+
+	@Override
+	public CompletionStage<ExtendReply> extend(String key, String owner, long leaseMillis) {
+		return run(this.commands.expireCall(key, owner, leaseMillis),
+				(reply) -> (reply == 1) ? Extended.INSTANCE : NotOwned.INSTANCE);
+	}
+
+	/**
+	 * Sends {@code call}; a failure that leaves the outcome unknown answers
+	 * {@link io.github.distlock.store.Unknown}, any other fails the stage, as the store's
+	 * blocking methods throw it.
+	 */
+	private <R> CompletionStage<R> run(RedisLockCommands.ScriptCall call, LongFunction<? extends R> reply) {
+		CompletionStage<Long> sent = this.scripts.isConnected() ? send(call)
+				: CompletableFuture.runAsync(this.scripts::connect, this.blockingCalls)
+					.thenCompose((connected) -> send(call));
+		return sent.handle((value, failure) -> {
+			if (failure == null) {
+				return reply.apply(value);
+			}
+			Throwable cause = (failure instanceof CompletionException && failure.getCause() != null)
+					? failure.getCause() : failure;
+			if (cause instanceof RuntimeException runtime) {
+				@SuppressWarnings("unchecked")
+				R unknown = (R) ScriptReplies.unknownOrThrow(runtime);
+				return unknown;
+			}
+			throw new CompletionException(cause);
+		});
+	}
+
+	private CompletionStage<Long> send(RedisLockCommands.ScriptCall call) {
+		CompletionStage<Long> sent = this.scripts.runAsync(call);
+		if (sent == null) {
+			throw new IllegalStateException("The lock scripts' runner cannot send without blocking");
+		}
+		return sent;
+	}
+
+}

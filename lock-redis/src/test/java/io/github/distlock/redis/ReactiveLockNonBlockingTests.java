@@ -1,0 +1,116 @@
+package io.github.distlock.redis;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.github.distlock.ReactiveLockContext;
+import io.github.distlock.ReactiveLockHandle;
+import io.github.distlock.testsupport.RedisServerExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import reactor.blockhound.BlockHound;
+import reactor.blockhound.BlockingOperationError;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The reactive lock service on Redis never blocks a thread that must not block:
+ * BlockHound watches Reactor's non-blocking threads and Lettuce's I/O threads while two
+ * services run contended, cancelled and reentrant locked pipelines, and every blocking
+ * call it sees there is recorded (a failure thrown inside a Lettuce callback could be
+ * swallowed) and fails the test. Runs in the {@code blockhound} surefire execution of its
+ * own JVM.
+ */
+class ReactiveLockNonBlockingTests {
+
+	private static final Duration BOUND = Duration.ofSeconds(30);
+
+	private static final List<String> blockingCalls = new CopyOnWriteArrayList<>();
+
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
+
+	private final RedisLockClients clients = new RedisLockClients(redis.server());
+
+	@BeforeAll
+	static void installBlockHound() {
+		Assumptions.assumeTrue(
+				ManagementFactory.getRuntimeMXBean()
+					.getInputArguments()
+					.contains("-XX:+AllowRedefinitionToAddDeleteMethods"),
+				"BlockHound needs -XX:+AllowRedefinitionToAddDeleteMethods: run in lock-redis's blockhound "
+						+ "surefire execution");
+		BlockHound.install((builder) -> builder
+			// The JDK timer's queue lock, held only for the queue operation: Reactor's
+			// own
+			// integration allows it for offer and take; cancelling a scheduled task (a
+			// renewal, a re-check) removes it under the same lock.
+			.allowBlockingCallsInside("java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue", "remove")
+			.nonBlockingThreadPredicate((current) -> current.or((thread) -> thread.getName().startsWith("lettuce-")))
+			.blockingMethodCallback((method) -> {
+				blockingCalls.add(Thread.currentThread().getName() + ": " + method);
+				throw new BlockingOperationError(method);
+			}));
+	}
+
+	@AfterEach
+	void closeClients() {
+		this.clients.close();
+	}
+
+	private RedisReactiveLockService newService() {
+		return new RedisReactiveLockService(new StringRedisTemplate(this.clients.newConnectionFactory()),
+				RedisLockSettings.defaults().withLeaseTime(Duration.ofMillis(600)));
+	}
+
+	@Test
+	void contendedCancelledAndReentrantPipelinesNeverBlock() {
+		assertThat(Mono.fromCallable(() -> {
+			Thread.sleep(1);
+			return 0;
+		}).subscribeOn(Schedulers.parallel()).onErrorReturn(BlockingOperationError.class, -1).block(BOUND))
+			.as("BlockHound is installed")
+			.isEqualTo(-1);
+		blockingCalls.clear();
+		try (RedisReactiveLockService first = newService(); RedisReactiveLockService second = newService()) {
+			AtomicInteger holders = new AtomicInteger();
+			AtomicInteger overlaps = new AtomicInteger();
+			AtomicInteger counted = new AtomicInteger();
+			Flux<Long> all = Flux.range(0, 40).flatMap((i) -> {
+				RedisReactiveLockService service = (i % 2 == 0) ? first : second;
+				Mono<Long> work = Mono.defer(() -> {
+					if (holders.incrementAndGet() != 1) {
+						overlaps.incrementAndGet();
+					}
+					// Longer than a third of the lease for some: renewed while held.
+					return Mono.delay(Duration.ofMillis((i % 5 == 0) ? 250 : 1))
+						.then(service.executeLocked("nonblocking", Duration.ZERO,
+								ReactiveLockContext.current().map(ReactiveLockHandle::fencingToken)))
+						.doOnNext((token) -> counted.incrementAndGet())
+						.doFinally((signal) -> holders.decrementAndGet());
+				});
+				Mono<Long> locked = service.executeLocked("nonblocking", BOUND, work);
+				// Every seventh gives up while it waits or holds.
+				return (i % 7 == 3) ? locked.timeout(Duration.ofMillis(20), Mono.just(-1L)) : locked;
+			}, 40).subscribeOn(Schedulers.parallel());
+			List<Long> results = all.collectList().block(BOUND);
+			assertThat(results).hasSize(40);
+			assertThat(first.locksLost() + second.locksLost()).isZero();
+			assertThat(overlaps).hasValue(0);
+			assertThat(counted.get()).isEqualTo(results.stream().filter((token) -> token > 0).count());
+		}
+		assertThat(blockingCalls).isEmpty();
+	}
+
+}
