@@ -174,6 +174,17 @@ public final class MultiLockHandle implements LockHandle {
 		return "MultiLockHandle" + fencingTokens();
 	}
 
+	/**
+	 * The distinct ids in the global order every caller acquires them in (for callers
+	 * acquiring them one by one, such as the reactive interception).
+	 * @param lockIds the ids
+	 * @return the ordered ids
+	 * @throws IllegalArgumentException when there are none, or one is null or blank
+	 */
+	public static List<String> inLockOrder(Collection<String> lockIds) {
+		return List.copyOf(ordered(lockIds));
+	}
+
 	private static TreeSet<String> ordered(@Nullable Collection<String> lockIds) {
 		if (lockIds == null || lockIds.isEmpty()) {
 			throw new IllegalArgumentException("lockIds must name at least one lock id, but was " + lockIds);

@@ -37,7 +37,7 @@ import org.jspecify.annotations.Nullable;
  * {@link LockLosses} (loss signalling), {@link LockObserver} (observations); the state of
  * one lock id is its {@link LockEntry}.
  */
-public class LockEngine implements NamedLockService, LockInspection, AutoCloseable {
+public class LockEngine implements NamedLockService, LockInspection, ManagedLockService, AutoCloseable {
 
 	private final LockStore store;
 

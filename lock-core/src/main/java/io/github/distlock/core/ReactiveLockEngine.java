@@ -28,7 +28,7 @@ import reactor.util.context.ContextView;
  * {@link LockInspection#heldLocks() held locks}, and its acquisitions are not observed
  * with Micrometer.
  */
-public class ReactiveLockEngine implements ReactiveLockService, AutoCloseable {
+public class ReactiveLockEngine implements ReactiveLockService, ManagedLockService, AutoCloseable {
 
 	private final AsyncEngine engine;
 
@@ -172,10 +172,7 @@ public class ReactiveLockEngine implements ReactiveLockService, AutoCloseable {
 			.subscribeOn(Schedulers.boundedElastic());
 	}
 
-	/**
-	 * Sets who is told of the locks found lost while their holders still work.
-	 * @param listener the listener, called on a thread of the engine's own
-	 */
+	@Override
 	public void setLockLostListener(LockLostListener listener) {
 		this.engine.setLockLostListener(listener);
 	}
@@ -208,6 +205,12 @@ public class ReactiveLockEngine implements ReactiveLockService, AutoCloseable {
 		if (!this.engine.isClosed()) {
 			this.engine.close(EngineShutdown.WAIT);
 		}
+	}
+
+	/** {@link #close()}. */
+	@Override
+	public void destroy() {
+		close();
 	}
 
 }

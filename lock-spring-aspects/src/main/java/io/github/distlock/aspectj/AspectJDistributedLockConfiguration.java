@@ -1,6 +1,7 @@
 package io.github.distlock.aspectj;
 
 import io.github.distlock.LockService;
+import io.github.distlock.ReactiveLockService;
 import io.github.distlock.autoconfigure.AbstractDistributedLockConfiguration;
 import io.github.distlock.autoconfigure.DistributedLockProperties;
 import io.github.distlock.interceptor.AnnotationLockOperationSource;
@@ -69,6 +70,7 @@ public class AspectJDistributedLockConfiguration extends AbstractDistributedLock
 		boolean enabled = binder.bind("distributed-lock.enabled", Boolean.class).orElse(true);
 		AspectJLockSupport support = new AspectJLockSupport(beanFactory.toString(), enabled, lockOperationSource,
 				lockKeyEvaluator, lockService::getObject, () -> properties.getObject().getWaitTime());
+		support.setReactiveLockService(() -> beanFactory.getBeanProvider(ReactiveLockService.class).getIfUnique());
 		return new DistributedLockAspectBinding(support, lockOperationSource, enabled);
 	}
 

@@ -1,6 +1,7 @@
 package io.github.distlock.autoconfigure;
 
 import io.github.distlock.LockService;
+import io.github.distlock.ReactiveLockService;
 import io.github.distlock.interceptor.AnnotationLockOperationSource;
 import io.github.distlock.interceptor.DistributedLockAdvisor;
 import io.github.distlock.interceptor.DistributedLockInterceptor;
@@ -54,9 +55,12 @@ final class DistributedLockInterceptionConfiguration extends AbstractDistributed
 	@ConditionalOnMissingBean
 	static DistributedLockInterceptor distributedLockInterceptor(LockOperationSource lockOperationSource,
 			LockKeyEvaluator lockKeyEvaluator, ObjectProvider<LockService> lockService,
+			ObjectProvider<ReactiveLockService> reactiveLockService,
 			ObjectProvider<DistributedLockProperties> properties) {
-		return new DistributedLockInterceptor(lockOperationSource, lockKeyEvaluator, lockService::getObject,
-				() -> properties.getObject().getWaitTime());
+		DistributedLockInterceptor interceptor = new DistributedLockInterceptor(lockOperationSource, lockKeyEvaluator,
+				lockService::getObject, () -> properties.getObject().getWaitTime());
+		interceptor.setReactiveLockService(reactiveLockService::getIfUnique);
+		return interceptor;
 	}
 
 	@Bean

@@ -1,8 +1,10 @@
 package io.github.distlock.autoconfigure;
 
 import io.github.distlock.LockService;
+import io.github.distlock.ReactiveLockService;
 import io.github.distlock.autoconfigure.DistributedLockProperties.Store;
 import io.github.distlock.core.LockEngine;
+import io.github.distlock.core.ReactiveLockEngine;
 import io.github.distlock.observation.LockAcquireObservationConvention;
 import io.github.distlock.observation.LockHoldObservationConvention;
 import io.github.distlock.store.InMemoryLockStore;
@@ -11,6 +13,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -45,6 +48,21 @@ class InMemoryLockStoreConfiguration {
 				+ " use 'redis' when more than one instance runs");
 		return DistributedLockConfiguration.observed(new LockEngine(store, properties.getLeaseTime()),
 				observationRegistry, acquireConvention, holdConvention);
+	}
+
+	/**
+	 * The locks for reactive code, when Reactor is on the class path, on the same store.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "reactor.core.publisher.Mono")
+	static class ReactiveLockServiceConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(ReactiveLockService.class)
+		ReactiveLockEngine reactiveLockService(InMemoryLockStore store, DistributedLockProperties properties) {
+			return new ReactiveLockEngine(store, properties.getLeaseTime());
+		}
+
 	}
 
 }

@@ -11,8 +11,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.github.distlock.LockService;
+import io.github.distlock.ReactiveLockService;
 import io.github.distlock.autoconfigure.DistributedLockProperties.Store;
 import io.github.distlock.core.LockEngine;
+import io.github.distlock.core.ReactiveLockEngine;
 import io.github.distlock.observation.LockAcquireObservationConvention;
 import io.github.distlock.observation.LockHoldObservationConvention;
 import io.github.distlock.redis.MaxmemoryPolicyCheck;
@@ -104,6 +106,22 @@ class QuorumLockStoreConfiguration {
 			ObjectProvider<LockHoldObservationConvention> holdConvention) {
 		return DistributedLockConfiguration.observed(new LockEngine(store, properties.getLeaseTime()),
 				observationRegistry, acquireConvention, holdConvention);
+	}
+
+	/**
+	 * The locks for reactive code, when Reactor is on the class path, on the same quorum
+	 * (each round trip on a thread of the service's own: the quorum's votes block).
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "reactor.core.publisher.Mono")
+	static class ReactiveLockServiceConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(ReactiveLockService.class)
+		ReactiveLockEngine reactiveLockService(QuorumLockStore store, DistributedLockProperties properties) {
+			return new ReactiveLockEngine(store, properties.getLeaseTime());
+		}
+
 	}
 
 	/**

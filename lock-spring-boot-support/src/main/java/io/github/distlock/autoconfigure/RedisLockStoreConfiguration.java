@@ -8,7 +8,9 @@ import io.github.distlock.autoconfigure.DistributedLockProperties.Store;
 import io.github.distlock.observation.LockAcquireObservationConvention;
 import io.github.distlock.observation.LockHoldObservationConvention;
 import io.github.distlock.redis.MaxmemoryPolicyCheck;
+import io.github.distlock.ReactiveLockService;
 import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.redis.RedisReactiveLockService;
 import io.github.distlock.redis.RedisLockSettings;
 import io.github.distlock.support.DurationText;
 import io.micrometer.observation.ObservationRegistry;
@@ -46,12 +48,17 @@ class RedisLockStoreConfiguration {
 			ObjectProvider<LockAcquireObservationConvention> acquireConvention,
 			ObjectProvider<LockHoldObservationConvention> holdConvention) {
 		StringRedisTemplate template = new StringRedisTemplate(connectionFactory);
-		RedisLockSettings settings = new RedisLockSettings(properties.getKeyPrefix(), properties.getLeaseTime(),
+		return DistributedLockConfiguration.observed(
+				new RedisLockService(template, settings(properties, connectionFactory)), observationRegistry,
+				acquireConvention, holdConvention);
+	}
+
+	private static RedisLockSettings settings(DistributedLockProperties properties,
+			RedisConnectionFactory connectionFactory) {
+		return new RedisLockSettings(properties.getKeyPrefix(), properties.getLeaseTime(),
 				properties.getFencingRetention())
 			.withReplication(minReplicas(properties, connectionFactory), properties.getReplication().getTimeout())
 			.withReplicatedRenewals(properties.getReplication().isRenewals());
-		return DistributedLockConfiguration.observed(new RedisLockService(template, settings), observationRegistry,
-				acquireConvention, holdConvention);
 	}
 
 	/**
@@ -91,6 +98,25 @@ class RedisLockStoreConfiguration {
 	@ConditionalOnMissingBean
 	MaxmemoryPolicyCheck maxmemoryPolicyCheck(RedisConnectionFactory connectionFactory) {
 		return new MaxmemoryPolicyCheck(connectionFactory);
+	}
+
+	/**
+	 * The locks for reactive code, when Reactor is on the class path: the same Redis,
+	 * scripts and settings as the {@code LockService}, through Lettuce's asynchronous
+	 * API.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "reactor.core.publisher.Mono")
+	static class ReactiveLockServiceConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(ReactiveLockService.class)
+		RedisReactiveLockService reactiveLockService(RedisConnectionFactory connectionFactory,
+				DistributedLockProperties properties) {
+			return new RedisReactiveLockService(new StringRedisTemplate(connectionFactory),
+					settings(properties, connectionFactory));
+		}
+
 	}
 
 }

@@ -5,13 +5,16 @@ import java.time.Duration;
 import io.github.distlock.DistributedLock;
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockService;
+import io.github.distlock.ReactiveLockService;
 import io.github.distlock.actuate.DistributedLockHealthIndicator;
 import io.github.distlock.actuate.LocksEndpoint;
 import io.github.distlock.core.LockEngine;
+import io.github.distlock.core.ReactiveLockEngine;
 import io.github.distlock.interceptor.DistributedLockAdvisor;
 import io.github.distlock.observation.LockMetrics;
 import io.github.distlock.redis.MaxmemoryPolicyCheck;
 import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.redis.RedisReactiveLockService;
 import io.github.distlock.store.InMemoryLockStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -96,6 +99,38 @@ class LockStoreAutoConfigurationTests {
 				assertThat(lockService.isLocked("annotated")).isFalse();
 			});
 		assertThat(output).contains("WARN").contains(IN_MEMORY_WARNING).contains("never other processes");
+	}
+
+	@Test
+	void aReactiveLockServiceBesideEachStoreWhenReactorIsThere() {
+		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(ReactiveLockService.class)
+			.hasSingleBean(RedisReactiveLockService.class));
+		this.withoutRedis.withPropertyValues("distributed-lock.store=in-memory")
+			.run((context) -> assertThat(context).hasSingleBean(ReactiveLockService.class)
+				.hasSingleBean(ReactiveLockEngine.class));
+	}
+
+	@Test
+	void noReactiveLockServiceWithoutReactor() {
+		this.withoutRedis
+			.withClassLoader(new FilteredClassLoader("org.springframework.data.redis",
+					"org.springframework.boot.data.redis", "reactor.core"))
+			.withPropertyValues("distributed-lock.store=in-memory")
+			.withBean(Annotated.class)
+			.run((context) -> {
+				assertThat(context).hasNotFailed().hasSingleBean(LockService.class);
+				assertThat(context.getBeanNamesForType(ReactiveLockService.class)).isEmpty();
+				LockService lockService = context.getBean(LockService.class);
+				assertThat(context.getBean(Annotated.class).run(lockService)).isTrue();
+			});
+	}
+
+	@Test
+	void aUsersReactiveLockServiceReplacesTheDefault() {
+		ReactiveLockService own = new ReactiveLockEngine(new InMemoryLockStore(), Duration.ofSeconds(30));
+		this.contextRunner.withBean("ownReactiveLockService", ReactiveLockService.class, () -> own)
+			.run((context) -> assertThat(context).hasSingleBean(ReactiveLockService.class)
+				.doesNotHaveBean(RedisReactiveLockService.class));
 	}
 
 	@Test

@@ -1,12 +1,16 @@
 package io.github.distlock.interceptor;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 
 import io.github.distlock.DistributedLock;
+import io.github.distlock.LockMode;
 import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
@@ -43,7 +47,12 @@ class AnnotationValidationTests {
 				Arguments.of(NegativeMinHold.class, "minHoldTime '-5s'", "negative"),
 				Arguments.of(MinHoldLongerThanLease.class, "minHoldTime '10s'", "longer than leaseTime"),
 				Arguments.of(UnresolvableName.class, "name '${no.such.property}'", "could not be resolved"),
-				Arguments.of(AsyncReturn.class, "returns CompletableFuture", "released when the method returns"),
+				Arguments.of(AsyncReturn.class, "returns Future, whose work outlives the call",
+						"return a CompletableFuture instead"),
+				Arguments.of(FairReactive.class, "fair = true is not supported on a method returning Mono",
+						"default mode"),
+				Arguments.of(ReadReactive.class, "mode = READ is not supported on a method returning Flux",
+						"exclusive locks only"),
 				Arguments.of(FinalMethod.class, "the method is final", "cannot intercept"),
 				Arguments.of(FinalClass.class, "the class FinalClass is final", "cannot subclass it"));
 	}
@@ -195,8 +204,26 @@ class AnnotationValidationTests {
 	static class AsyncReturn {
 
 		@DistributedLock
-		public CompletableFuture<String> run() {
+		public Future<String> run() {
 			return CompletableFuture.completedFuture("x");
+		}
+
+	}
+
+	static class FairReactive {
+
+		@DistributedLock(fair = true)
+		public Mono<String> run() {
+			return Mono.just("x");
+		}
+
+	}
+
+	static class ReadReactive {
+
+		@DistributedLock(mode = LockMode.READ)
+		public Flux<String> run() {
+			return Flux.just("x");
 		}
 
 	}

@@ -5,6 +5,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.distlock.LockLostEvent;
 import io.github.distlock.core.LockEngine;
+import io.github.distlock.core.ManagedLockService;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.config.BeanPostProcessor;
@@ -18,7 +19,8 @@ import org.springframework.context.SmartLifecycle;
  * published as {@link LockLostEvent}s (source: the engine), and the context's shutdown
  * {@linkplain LockEngine#destroy() shuts it down} in {@link #SHUTDOWN_PHASE}. The
  * engine's {@link LockEngine#close()} also runs when the context destroys the bean, for
- * contexts closed without stopping.
+ * contexts closed without stopping. The same for every other {@link ManagedLockService}
+ * bean, such as the reactive lock service.
  * <p>
  * Auto-configured with every lock service; an application that builds its own context
  * without Boot registers it as a {@code static} bean.
@@ -33,7 +35,7 @@ public class LockEngineContextBinding implements BeanPostProcessor, ApplicationE
 	 */
 	public static final int SHUTDOWN_PHASE = SmartLifecycle.DEFAULT_PHASE - 8192;
 
-	private final List<LockEngine> engines = new CopyOnWriteArrayList<>();
+	private final List<ManagedLockService> engines = new CopyOnWriteArrayList<>();
 
 	private @Nullable ApplicationEventPublisher eventPublisher;
 
@@ -46,7 +48,7 @@ public class LockEngineContextBinding implements BeanPostProcessor, ApplicationE
 
 	@Override
 	public Object postProcessAfterInitialization(Object bean, String beanName) {
-		if (bean instanceof LockEngine engine && !this.engines.contains(engine)) {
+		if (bean instanceof ManagedLockService engine && !this.engines.contains(engine)) {
 			ApplicationEventPublisher publisher = this.eventPublisher;
 			if (publisher != null) {
 				engine.setLockLostListener((lost) -> publisher
@@ -70,7 +72,7 @@ public class LockEngineContextBinding implements BeanPostProcessor, ApplicationE
 	@Override
 	public void stop() {
 		this.running = false;
-		for (LockEngine engine : this.engines) {
+		for (ManagedLockService engine : this.engines) {
 			engine.destroy();
 		}
 	}

@@ -6,9 +6,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Future;
 
 import io.github.distlock.DistributedLock;
 import io.github.distlock.OnLockFailure;
@@ -53,13 +51,6 @@ public class AnnotationLockOperationSource implements LockOperationSource, Embed
 	public static final Duration MAX_WAIT_TIME = Duration.ofDays(1);
 
 	private static final Object NOT_LOCKED = new Object();
-
-	/**
-	 * Return types whose work outlives the call: the lock would be released while it
-	 * runs.
-	 */
-	private static final Set<String> ASYNC_RETURN_TYPES = Set.of(CompletionStage.class.getName(),
-			Future.class.getName(), "org.reactivestreams.Publisher", "kotlinx.coroutines.flow.Flow");
 
 	private final LockKeyEvaluator keyEvaluator;
 
@@ -163,11 +154,9 @@ public class AnnotationLockOperationSource implements LockOperationSource, Embed
 
 	private LockOperation parse(Method method, @Nullable Class<?> targetClass, DistributedLock annotation) {
 		checkInterceptable(method, targetClass);
-		String asyncType = asyncReturnType(method.getReturnType());
-		if (asyncType != null) {
-			throw invalid(method, "it returns " + method.getReturnType().getSimpleName() + " (a " + asyncType
-					+ "): the lock would be released when the method returns, while its work still runs; lock the"
-					+ " synchronous work inside instead");
+		String unsupported = AsyncReturnTypes.unsupported(method, annotation);
+		if (unsupported != null) {
+			throw invalid(method, unsupported);
 		}
 		String name = resolve(method, "name", annotation.name());
 		if (name.isEmpty()) {
@@ -292,15 +281,6 @@ public class AnnotationLockOperationSource implements LockOperationSource, Embed
 		catch (IllegalArgumentException ex) {
 			throw invalid(method, attribute + " '" + value + "' could not be resolved: " + ex.getMessage(), ex);
 		}
-	}
-
-	private static @Nullable String asyncReturnType(Class<?> returnType) {
-		for (Class<?> type : ClassUtils.getAllInterfacesForClassAsSet(returnType)) {
-			if (ASYNC_RETURN_TYPES.contains(type.getName())) {
-				return type.getSimpleName();
-			}
-		}
-		return ASYNC_RETURN_TYPES.contains(returnType.getName()) ? returnType.getSimpleName() : null;
 	}
 
 	/** What a skipped invocation returns: see {@link OnLockFailure#SKIP}. */

@@ -3,7 +3,9 @@ package io.github.distlock.interceptor;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 import io.github.distlock.LockContext;
@@ -12,6 +14,7 @@ import io.github.distlock.LockNotAcquiredException;
 import io.github.distlock.LockService;
 import io.github.distlock.MultiLockHandle;
 import io.github.distlock.OnLockFailure;
+import io.github.distlock.ReactiveLockService;
 import io.github.distlock.observation.NamedLockService;
 import io.github.distlock.support.DurationText;
 import io.github.distlock.support.LogSafe;
@@ -19,6 +22,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.core.ReactiveAdapter;
+import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
@@ -40,6 +45,14 @@ public abstract class LockAspectSupport {
 	private final Supplier<LockService> lockService;
 
 	private final Supplier<Duration> defaultWaitTime;
+
+	private static final Object NOT_REACTIVE = new Object();
+
+	private final Map<Method, Object> reactiveAdapters = new ConcurrentHashMap<>();
+
+	private volatile @Nullable Supplier<ReactiveLockService> reactiveLockService;
+
+	private volatile @Nullable ReactiveLockInvocation reactiveInvocation;
 
 	protected LockAspectSupport(LockOperationSource source, LockKeyEvaluator keyEvaluator,
 			Supplier<LockService> lockService, Supplier<Duration> defaultWaitTime) {
@@ -68,6 +81,10 @@ public abstract class LockAspectSupport {
 		List<String> lockIds = lockIds(operation, arguments);
 		String lockId = (lockIds.size() == 1) ? lockIds.get(0) : String.join(",", lockIds);
 		Duration waitTime = (operation.waitTime() != null) ? operation.waitTime() : this.defaultWaitTime.get();
+		ReactiveAdapter adapter = reactiveAdapter(operation.method());
+		if (adapter != null) {
+			return reactiveInvocation().execute(operation, lockIds, waitTime, adapter, invoker);
+		}
 		Optional<LockHandle> acquired = (lockIds.size() == 1) ? tryLock(operation, lockId, waitTime)
 				: MultiLockHandle.acquire(lockIds, waitTime, (id, left) -> tryLock(operation, id, left));
 		if (acquired.isEmpty()) {
@@ -87,6 +104,46 @@ public abstract class LockAspectSupport {
 			LockContext.pop();
 			release(handle, operation, failure);
 		}
+	}
+
+	/**
+	 * Sets where the locks of methods returning a reactive type or a
+	 * {@code CompletionStage} come from (resolved on their first call).
+	 * @param reactiveLockService the reactive lock service
+	 */
+	public void setReactiveLockService(Supplier<ReactiveLockService> reactiveLockService) {
+		this.reactiveLockService = reactiveLockService;
+	}
+
+	/**
+	 * The adapter of a method's reactive or {@code CompletionStage} return type, or
+	 * {@code null} for a method whose work ends with the call (the startup check admits
+	 * no other).
+	 */
+	private @Nullable ReactiveAdapter reactiveAdapter(Method method) {
+		Object adapter = this.reactiveAdapters.computeIfAbsent(method, (key) -> {
+			ReactiveAdapter found = ReactiveAdapterRegistry.getSharedInstance().getAdapter(key.getReturnType());
+			return (found != null) ? found : NOT_REACTIVE;
+		});
+		return (adapter != NOT_REACTIVE) ? (ReactiveAdapter) adapter : null;
+	}
+
+	private ReactiveLockInvocation reactiveInvocation() {
+		ReactiveLockInvocation invocation = this.reactiveInvocation;
+		if (invocation == null) {
+			Supplier<ReactiveLockService> service = this.reactiveLockService;
+			invocation = new ReactiveLockInvocation(SingletonSupplier.of(() -> {
+				ReactiveLockService found = (service != null) ? service.get() : null;
+				if (found == null) {
+					throw new IllegalStateException("A @DistributedLock method returning a reactive type or a"
+							+ " CompletionStage needs a ReactiveLockService bean (auto-configured with Reactor on"
+							+ " the class path), but there is none");
+				}
+				return found;
+			}));
+			this.reactiveInvocation = invocation;
+		}
+		return invocation;
 	}
 
 	/**
