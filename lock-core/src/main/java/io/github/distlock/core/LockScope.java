@@ -3,6 +3,8 @@ package io.github.distlock.core;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.github.distlock.LockLostException;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
@@ -20,6 +22,9 @@ final class LockScope {
 	/** {@code null}, then the handle, and {@link #CLOSED} at last. */
 	private final AtomicReference<Object> state = new AtomicReference<>();
 
+	/** The loss the release found. */
+	private volatile @Nullable LockLostException lost;
+
 	/**
 	 * The lock arrived.
 	 * @return {@code false} if the scope had closed: the lock was released
@@ -33,14 +38,41 @@ final class LockScope {
 	}
 
 	/**
-	 * Closes the scope, releasing its lock if it has one.
+	 * Closes the scope, releasing its lock if it has one. A lock found lost is kept for
+	 * {@link #withLoss}, not signalled here: Reactor would wrap it.
 	 * @param minHoldTime how long the lock is held at least
-	 * @return the release; fails with {@link io.github.distlock.LockLostException} when
-	 * the lock had been lost
+	 * @return the release
 	 */
 	Mono<Void> close(Duration minHoldTime) {
 		Object held = this.state.getAndSet(CLOSED);
-		return (held instanceof ReactiveEngineHandle handle) ? handle.release(minHoldTime) : Mono.empty();
+		if (!(held instanceof ReactiveEngineHandle handle)) {
+			return Mono.empty();
+		}
+		return handle.release(minHoldTime).onErrorResume(LockLostException.class, (lost) -> {
+			this.lost = lost;
+			return Mono.empty();
+		});
+	}
+
+	/**
+	 * After a result that completed: the loss its release found, if any.
+	 * @return empty, or {@link LockLostException}
+	 */
+	<T> Mono<T> lossAfterSuccess() {
+		LockLostException found = this.lost;
+		return (found != null) ? Mono.error(found) : Mono.empty();
+	}
+
+	/**
+	 * After a result that failed: the failure, with the loss its release found, if any,
+	 * as a suppressed exception (as a blocking holder gets it).
+	 */
+	Throwable withLoss(Throwable failure) {
+		LockLostException found = this.lost;
+		if (found != null && found != failure) {
+			failure.addSuppressed(found);
+		}
+		return failure;
 	}
 
 }

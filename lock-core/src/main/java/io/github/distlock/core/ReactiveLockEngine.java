@@ -1,6 +1,7 @@
 package io.github.distlock.core;
 
 import java.time.Duration;
+import java.util.function.Function;
 
 import io.github.distlock.LockLostException;
 import io.github.distlock.LockNotAcquiredException;
@@ -126,12 +127,18 @@ public class ReactiveLockEngine implements ReactiveLockService, ManagedLockServi
 			if (enclosing != null) {
 				return enclosing.isHeld() ? action : Flux.error(lostBeforeReentry(enclosing));
 			}
+			LockScope lockScope = new LockScope();
+			Function<LockScope, Flux<T>> locked = (scope) -> acquisition(lockId, waitTime, leaseTime, scope)
+				.switchIfEmpty(Mono.error(() -> notAcquired(lockId, waitTime)))
+				.flatMapMany((handle) -> action.contextWrite((inner) -> ReactiveLockContext.with(inner, handle)));
+			// A loss the release found is signalled as LockLostException (after a
+			// success) or
+			// suppressed in the failure, not wrapped by Reactor's clean-up error.
 			return Flux
-				.usingWhen(Mono.fromCallable(LockScope::new), (scope) -> acquisition(lockId, waitTime, leaseTime, scope)
-					.switchIfEmpty(Mono.error(() -> notAcquired(lockId, waitTime)))
-					.flatMapMany((handle) -> action.contextWrite((inner) -> ReactiveLockContext.with(inner, handle))),
-						(scope) -> scope.close(minHoldTime), (scope, failure) -> scope.close(minHoldTime),
-						(scope) -> scope.close(minHoldTime));
+				.usingWhen(Mono.just(lockScope), locked, (scope) -> scope.close(minHoldTime),
+						(scope, failure) -> scope.close(minHoldTime), (scope) -> scope.close(minHoldTime))
+				.concatWith(Mono.defer(lockScope::lossAfterSuccess))
+				.onErrorMap(lockScope::withLoss);
 		});
 	}
 

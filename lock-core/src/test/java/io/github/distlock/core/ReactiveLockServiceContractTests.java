@@ -239,6 +239,32 @@ public abstract class ReactiveLockServiceContractTests {
 	}
 
 	@Test
+	void aLockLostWhileTheActionRanFailsItsResult() {
+		ReactiveLockEngine service = newService();
+		// A fixed lease shorter than the action: it runs out while the action runs.
+		Flux<String> outlived = service.executeLocked(this.lockId, BOUND, Duration.ofMillis(100), Duration.ZERO,
+				Mono.defer(() -> waitUntilFree(service)).thenReturn("done").flux());
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(() -> outlived.blockLast(BOUND))
+			.withMessageContaining(this.lockId);
+		Flux<String> failed = service.executeLocked(this.lockId, BOUND, Duration.ofMillis(100), Duration.ZERO,
+				Mono.defer(() -> waitUntilFree(service))
+					.then(Mono.<String>error(new IllegalStateException("refused")))
+					.flux());
+		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> failed.blockLast(BOUND))
+			.withMessage("refused")
+			.satisfies((ex) -> assertThat(ex.getSuppressed()).hasAtLeastOneElementOfType(LockLostException.class));
+	}
+
+	/** Completes once the lock's fixed lease ran out in the store. */
+	private Mono<Void> waitUntilFree(ReactiveLockEngine service) {
+		return service.isLocked(this.lockId)
+			.filter((locked) -> !locked)
+			.repeatWhenEmpty((empty) -> empty.delayElements(Duration.ofMillis(10)))
+			.timeout(BOUND)
+			.then();
+	}
+
+	@Test
 	void aFluxHoldsTheLockUntilItsLastElementOrItsCancellation() {
 		ReactiveLockEngine service = newService();
 		ReactiveLockEngine other = newService();
