@@ -307,9 +307,8 @@ public interface LockStore {
 	ReleaseNotifications subscribe(ReleaseListener listener);
 
 	/**
-	 * This store's operations for callers that must not block ({@link AsyncLockStore}).
-	 * The default runs the blocking methods on {@code blockingCalls}; a store with a
-	 * non-blocking client answers on it instead.
+	 * This store's operations for callers that must not block ({@link AsyncLockStore}):
+	 * by default its blocking methods, run on {@code blockingCalls}.
 	 * @param blockingCalls where a blocking call may run
 	 * @return the operations
 	 */
@@ -318,8 +317,7 @@ public interface LockStore {
 	}
 
 	/**
-	 * Whether {@link #acquireShared} is supported.
-	 * @return {@code false} unless the store overrides it
+	 * @return whether {@link #acquireShared} is supported: {@code false} by default
 	 */
 	default boolean supportsSharedLocks() {
 		return false;

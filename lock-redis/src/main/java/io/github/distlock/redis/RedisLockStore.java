@@ -275,10 +275,7 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 		}
 	}
 
-	/**
-	 * {@inheritDoc} Non-blocking on Lettuce's shared connection, without replicas waited
-	 * for ({@link RedisAsyncLockStore}).
-	 */
+	/** {@inheritDoc} Lettuce's async API, without replicas waited for. */
 	@Override
 	public AsyncLockStore async(Executor blockingCalls) {
 		return RedisAsyncLockStore.of(this, this.commands, this.replicated != null, blockingCalls);

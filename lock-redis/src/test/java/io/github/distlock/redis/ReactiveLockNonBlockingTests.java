@@ -15,7 +15,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import reactor.blockhound.BlockHound;
-import reactor.blockhound.BlockingOperationError;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
@@ -58,10 +57,28 @@ class ReactiveLockNonBlockingTests {
 			// renewal, a re-check) removes it under the same lock.
 			.allowBlockingCallsInside("java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue", "remove")
 			.nonBlockingThreadPredicate((current) -> current.or((thread) -> thread.getName().startsWith("lettuce-")))
-			.blockingMethodCallback((method) -> {
-				blockingCalls.add(Thread.currentThread().getName() + ": " + method);
-				throw new BlockingOperationError(method);
-			}));
+			// Lettuce's write lock, held only while a command is queued
+			// (redis/lettuce#2510).
+			.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", "incrementWriters")
+			.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", "decrementWriters")
+			// Recorded, not thrown: an error thrown inside a library's critical section
+			// would wedge it (a Lettuce SharedLock left locked spins its writers
+			// forever).
+			.blockingMethodCallback((method) -> blockingCalls.add(Thread.currentThread().getName() + ": " + method
+					+ " in " + firstCaller(new Throwable().getStackTrace()))));
+	}
+
+	/** The first frame outside the JDK and BlockHound: who blocked. */
+	private static String firstCaller(StackTraceElement[] stack) {
+		for (StackTraceElement frame : stack) {
+			String type = frame.getClassName();
+			if (!type.startsWith("java.") && !type.startsWith("jdk.") && !type.startsWith("sun.")
+					&& !type.startsWith("reactor.blockhound.") && !type.startsWith("io.github.distlock.redis.Reactive")
+					&& !type.startsWith("io.github.distlock.webflux.sample.ReactiveRaceTests")) {
+				return frame.toString();
+			}
+		}
+		return "?";
 	}
 
 	@AfterEach
@@ -76,12 +93,11 @@ class ReactiveLockNonBlockingTests {
 
 	@Test
 	void contendedCancelledAndReentrantPipelinesNeverBlock() {
-		assertThat(Mono.fromCallable(() -> {
+		Mono.fromCallable(() -> {
 			Thread.sleep(1);
 			return 0;
-		}).subscribeOn(Schedulers.parallel()).onErrorReturn(BlockingOperationError.class, -1).block(BOUND))
-			.as("BlockHound is installed")
-			.isEqualTo(-1);
+		}).subscribeOn(Schedulers.parallel()).block(BOUND);
+		assertThat(blockingCalls).as("BlockHound is installed").anyMatch((call) -> call.contains("sleep"));
 		blockingCalls.clear();
 		try (RedisReactiveLockService first = newService(); RedisReactiveLockService second = newService()) {
 			AtomicInteger holders = new AtomicInteger();

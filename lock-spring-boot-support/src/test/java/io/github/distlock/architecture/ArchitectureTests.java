@@ -38,6 +38,7 @@ import io.github.distlock.interceptor.DistributedLockInterceptor;
 import io.github.distlock.observation.LockMetrics;
 import io.github.distlock.redis.MaxmemoryPolicyCheck;
 import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.redis.RedisReactiveLockService;
 import io.github.distlock.redis.RedisLockStore;
 import org.junit.jupiter.api.Test;
 
@@ -67,7 +68,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * Observation    .observation                      API, Support
  * Engine         .core                             API, Support, Runtime, Store, Observation
  * Redis store    .redis                            API, Support, Runtime, Store
- * Redis service  .redis.RedisLockService           the above: engine + Redis store
+ * Redis service  .redis.RedisLockService,          the above: engine + Redis store
+ *                .redis.RedisReactiveLockService
  * Spring         .interceptor, .web, .context,     API, Support, Observation, Engine
  *                LockLostEvent
  * Operations     .actuate, LockMetrics             API, Support, Engine (LockInspection only)
@@ -230,10 +232,10 @@ class ArchitectureTests {
 			.layer(ENGINE)
 			.definedBy(resideInAPackage(ROOT + ".core..").and(not(named(RUNTIME_CLASSES))))
 			.layer(REDIS_STORE)
-			.definedBy(resideInAPackage(ROOT + ".redis..")
-				.and(not(named(Set.of(RedisLockService.class.getName(), MaxmemoryPolicyCheck.class.getName())))))
+			.definedBy(resideInAPackage(ROOT + ".redis..").and(not(named(Set.of(RedisLockService.class.getName(),
+					RedisReactiveLockService.class.getName(), MaxmemoryPolicyCheck.class.getName())))))
 			.layer(REDIS_SERVICE)
-			.definedBy(named(RedisLockService.class.getName()))
+			.definedBy(named(Set.of(RedisLockService.class.getName(), RedisReactiveLockService.class.getName())))
 			.layer(SPRING)
 			.definedBy(resideInAnyPackage(ROOT + ".interceptor..", ROOT + ".web..", ROOT + ".context..")
 				.or(named(LockLostEvent.class.getName())))

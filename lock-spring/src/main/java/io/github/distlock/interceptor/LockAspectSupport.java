@@ -24,7 +24,6 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.ReactiveAdapter;
 import org.springframework.core.ReactiveAdapterRegistry;
-import org.springframework.util.function.SingletonSupplier;
 
 /**
  * The logic of {@link io.github.distlock.DistributedLock @DistributedLock}: build the
@@ -58,8 +57,8 @@ public abstract class LockAspectSupport {
 			Supplier<LockService> lockService, Supplier<Duration> defaultWaitTime) {
 		this.source = source;
 		this.keyEvaluator = keyEvaluator;
-		this.lockService = SingletonSupplier.of(lockService);
-		this.defaultWaitTime = SingletonSupplier.of(defaultWaitTime);
+		this.lockService = Resolved.of(lockService);
+		this.defaultWaitTime = Resolved.of(defaultWaitTime);
 	}
 
 	/**
@@ -132,7 +131,7 @@ public abstract class LockAspectSupport {
 		ReactiveLockInvocation invocation = this.reactiveInvocation;
 		if (invocation == null) {
 			Supplier<ReactiveLockService> service = this.reactiveLockService;
-			invocation = new ReactiveLockInvocation(SingletonSupplier.of(() -> {
+			invocation = new ReactiveLockInvocation(Resolved.of(() -> {
 				ReactiveLockService found = (service != null) ? service.get() : null;
 				if (found == null) {
 					throw new IllegalStateException("A @DistributedLock method returning a reactive type or a"
