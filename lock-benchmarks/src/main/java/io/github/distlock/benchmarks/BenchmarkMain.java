@@ -23,8 +23,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>
  * --topology=NAME     single (default: one redis-server), cluster (3 masters + 3 replicas), quorum (5
- *                     independent redis-servers) or family (READ locks, semaphores and multi-key locks on
- *                     one redis-server); each has its own implementations and scenarios
+ *                     independent redis-servers), family (READ locks, semaphores and multi-key locks on
+ *                     one redis-server) or reactive (the reactive locks, driven by subscriptions, beside
+ *                     the blocking ones, on one redis-server); each has its own implementations and scenarios
  * --out=DIR           where results.md and results.json go (default target/benchmark-results)
  * --only=a,b          run only these implementations (floor is always added: ratios need it)
  * --scenarios=a,b     run only these scenarios (uncontended, distinct-ids, contended, handoff, many-ids), e.g.
@@ -48,12 +49,14 @@ public final class BenchmarkMain {
 	static final String USAGE = """
 			Usage: java -jar lock-benchmarks/target/lock-benchmarks.jar [options]
 			  --topology=NAME     single (default: one redis-server), cluster (3 masters + 3 replicas),
-			                      quorum (5 independent redis-servers) or family (READ locks, semaphores and
-			                      multi-key locks on one redis-server)
+			                      quorum (5 independent redis-servers), family (READ locks, semaphores and
+			                      multi-key locks on one redis-server) or reactive (reactive locks driven by
+			                      subscriptions beside the blocking ones, on one redis-server)
 			  --out=DIR           where results.md and results.json go (default target/benchmark-results)
 			  --only=a,b          run only these implementations (floor is always added: ratios need it)
 			  --scenarios=a,b     run only these scenarios (single: uncontended, distinct-ids, contended, handoff,
-			                      many-ids; cluster and quorum: the first four)
+			                      many-ids; cluster and quorum: the first four; family and reactive:
+			                      uncontended, contended)
 			  --smoke             a few operations of each kind, seconds instead of minutes: checks the harness only
 			  --repeat=N          run the whole scenario set N times (default 1); report per scenario and
 			                      implementation the median p50, p99, throughput and ratio to floor, with min–max

@@ -13,7 +13,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * increment inside. Checks mutual exclusion (count == acquisitions, no thread ever inside
  * together with another) and measures how fairly the lock circulates. For an
  * implementation admitting several holders (a read lock, a semaphore) it checks that no
- * more are ever inside at once, and counts with an atomic increment.
+ * more are ever inside at once, and counts with an atomic increment. The callers of a
+ * {@link ReactiveLockClient} are concurrent subscriptions rather than threads
+ * ({@link Subscriptions}).
  */
 final class ContendedScenario implements Scenario {
 
@@ -68,6 +70,10 @@ final class ContendedScenario implements Scenario {
 					AtomicLong timeoutsInto) {
 				long deadline = System.nanoTime() + window.toNanos();
 				into.deadline = deadline;
+				if (clients.get(0) instanceof ReactiveLockClient) {
+					subscriptions(window, deadline, into, acquisitions, waitsInto, timeoutsInto);
+					return;
+				}
 				Workers.run("contended", perThread.length, settings.phaseTimeoutMillis(window), thread -> {
 					LockClient client = clients.get(thread % clients.size());
 					Latencies mine = waitsInto.length > 0 ? waitsInto[thread] : new Latencies();
@@ -83,6 +89,30 @@ final class ContendedScenario implements Scenario {
 						}
 					}
 				});
+			}
+
+			/**
+			 * The phase of a {@link ReactiveLockClient}: as many subscription chains as
+			 * there are threads otherwise, spread over the instances the same way.
+			 */
+			private void subscriptions(Duration window, long deadline, CriticalSection into, long[] acquisitions,
+					Latencies[] waitsInto, AtomicLong timeoutsInto) {
+				Latencies[] mine = new Latencies[perThread.length];
+				for (int i = 0; i < mine.length; i++) {
+					mine[i] = waitsInto.length > 0 ? waitsInto[i] : new Latencies();
+				}
+				Subscriptions.run("contended", perThread.length, deadline, settings.phaseTimeoutMillis(window),
+						(caller) -> ((ReactiveLockClient) clients.get(caller % clients.size())).runLocked(LOCK_ID,
+								() -> into.enter(caller)),
+						(caller, acquired, nanos) -> {
+							if (acquired) {
+								mine[caller].add(nanos);
+								acquisitions[caller]++;
+							}
+							else {
+								timeoutsInto.incrementAndGet();
+							}
+						});
 			}
 
 			@Override

@@ -89,6 +89,35 @@ final class Implementations {
 						wait) -> new RedissonFamilyClient(redis.server(), wait, RedissonFamilyClient.Kind.MULTI, 0)));
 	}
 
+	/**
+	 * The reactive locks on one {@code redis-server}, driven by concurrent subscriptions,
+	 * beside the blocking ones of the same libraries, driven by one thread per caller.
+	 */
+	static List<LockImplementation> reactive() {
+		return List.of(
+				new LockImplementation(FLOOR, "raw Lettuce SET NX PX + EVALSHA owner-checked delete, busy retry",
+						(redis, wait) -> FloorLockClient.on(redis.server(), wait)),
+				new LockImplementation(FLOOR + "-reactive",
+						"the same through Lettuce's reactive API, busy retry; callers are subscriptions",
+						(redis, wait) -> new FloorReactiveLockClient(redis.server(), wait)),
+				new LockImplementation(DISTLOCK,
+						"distlock LockService.tryLock, auto-renewed lease; callers are threads",
+						(redis, wait) -> new DistlockServiceClient(DistlockApplications.onRedis(redis.server(), wait),
+								wait)),
+				new LockImplementation(DISTLOCK + "-reactive",
+						"distlock ReactiveLockService.executeLocked (the auto-configured RedisReactiveLockService), "
+								+ "auto-renewed lease; callers are subscriptions",
+						(redis, wait) -> new DistlockReactiveClient(DistlockApplications.onRedis(redis.server(), wait),
+								wait)),
+				new LockImplementation("redisson",
+						"Redisson RLock.tryLock(wait), default watchdog; callers are threads",
+						(redis, wait) -> RedissonLockClient.single(redis.server(), wait)),
+				new LockImplementation("redisson-reactive",
+						"Redisson RLockReactive tryLock(wait, -1, unit, threadId) + unlock(threadId), a new thread id "
+								+ "per acquisition, watchdog; callers are subscriptions",
+						(redis, wait) -> new RedissonReactiveLockClient(redis.server(), wait)));
+	}
+
 	/** On a Redis Cluster of 3 masters and 3 replicas. */
 	static List<LockImplementation> cluster() {
 		return List.of(

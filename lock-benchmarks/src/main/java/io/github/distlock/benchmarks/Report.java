@@ -115,7 +115,7 @@ final class Report {
 	/** One table per scenario, the annotation overhead, the targets and the commands. */
 	String tables() {
 		StringBuilder md = new StringBuilder();
-		section(md, "1. Uncontended", "uncontended", "1 thread, one id, lock + unlock.",
+		section(md, "1. Uncontended", "uncontended", "1 thread, one id, lock + unlock." + subscriptions(),
 				List.of(column("cycles/s", r -> integer(r.number("cyclesPerSecond"))),
 						column("p50 µs", r -> format(r.number("p50Us"), 1)),
 						column("p99 µs", r -> format(r.number("p99Us"), 1)),
@@ -130,7 +130,7 @@ final class Report {
 		section(md, "3. Contended", "contended",
 				"16 threads over 2 instances (separate clients), one id, a non-atomic increment inside. "
 						+ "*moved* = acquisitions that went to another thread than the previous owner; "
-						+ "*exclusive* = final count equals acquisitions and no overlap was seen.",
+						+ "*exclusive* = final count equals acquisitions and no overlap was seen." + subscriptions(),
 				List.of(column("acq/s", r -> integer(r.number("acquisitionsPerSecond"))),
 						ratioColumn("× floor", "contended", "acquisitionsPerSecond"),
 						column("moved", r -> format(r.number("movedToOtherThreadPercent"), 1) + " %"),
@@ -212,6 +212,12 @@ final class Report {
 				md.append('\n');
 			}
 		}
+	}
+
+	/** How the reactive rows' callers differ, on the topology that has them. */
+	private String subscriptions() {
+		return topology != Topology.REACTIVE ? "" : " In the `-reactive` rows each thread is a chain of "
+				+ "subscriptions instead, one lock cycle after the other: no thread waits for a lock.";
 	}
 
 	private void overheadSection(StringBuilder md) {

@@ -7,9 +7,9 @@ import java.util.function.Supplier;
 /**
  * The Redis a run measures on, chosen with {@code --topology}: one {@code redis-server}
  * (the default), a Redis Cluster of 3 masters and 3 replicas, or 5 independent masters
- * for the quorum locks, and the lock family (READ locks, semaphores, multi-key locks) on
- * one server. Each has its own implementations and scenarios, and its own generated
- * section in {@code docs/benchmarks.md}.
+ * for the quorum locks, and the lock family (READ locks, semaphores, multi-key locks) and
+ * the reactive locks, each on one server. Each has its own implementations and scenarios,
+ * and its own generated section in {@code docs/benchmarks.md}.
  */
 enum Topology {
 
@@ -27,7 +27,13 @@ enum Topology {
 					new HandoffScenario())),
 
 	/** One {@code redis-server}: READ locks, semaphores and multi-key locks. */
-	FAMILY(Implementations::family, List.of(new UncontendedScenario(), new ContendedScenario()));
+	FAMILY(Implementations::family, List.of(new UncontendedScenario(), new ContendedScenario())),
+
+	/**
+	 * One {@code redis-server}: the reactive locks, their callers concurrent
+	 * subscriptions, beside the blocking ones, their callers threads.
+	 */
+	REACTIVE(Implementations::reactive, List.of(new UncontendedScenario(), new ContendedScenario()));
 
 	private final Supplier<List<LockImplementation>> implementations;
 
@@ -56,7 +62,7 @@ enum Topology {
 	/** Starts this topology's servers; the caller closes them. */
 	RedisNodes start() {
 		return switch (this) {
-			case SINGLE, FAMILY -> RedisNodes.startSingle();
+			case SINGLE, FAMILY, REACTIVE -> RedisNodes.startSingle();
 			case CLUSTER -> RedisNodes.startCluster();
 			case QUORUM -> RedisNodes.startQuorum();
 		};

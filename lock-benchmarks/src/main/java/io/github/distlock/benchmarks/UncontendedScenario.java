@@ -4,7 +4,10 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Scenario 1: one thread, one id, lock + unlock in a loop. */
+/**
+ * Scenario 1: one caller, one id, lock + unlock in a loop: a thread, or for a
+ * {@link ReactiveLockClient} one subscription after the other.
+ */
 final class UncontendedScenario implements Scenario {
 
 	private static final String LOCK_ID = "uncontended";
@@ -39,6 +42,15 @@ final class UncontendedScenario implements Scenario {
 
 			private void cycles(Duration window, Latencies into) {
 				long deadline = System.nanoTime() + window.toNanos();
+				if (client instanceof ReactiveLockClient reactive) {
+					// One caller: one subscription after the other, no thread waiting.
+					Subscriptions.run("uncontended", 1, deadline, bench.settings().phaseTimeoutMillis(window),
+							(caller) -> reactive.runLocked(LOCK_ID, NOTHING), (caller, acquired, nanos) -> {
+								Scenario.require(acquired, implementation.name(), LOCK_ID);
+								into.add(nanos);
+							});
+					return;
+				}
 				while (System.nanoTime() - deadline < 0) {
 					long start = System.nanoTime();
 					Scenario.require(client.tryRunLocked(LOCK_ID, NOTHING), implementation.name(), LOCK_ID);

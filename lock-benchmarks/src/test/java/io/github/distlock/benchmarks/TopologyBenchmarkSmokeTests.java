@@ -202,7 +202,7 @@ class TopologyBenchmarkSmokeTests {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> BenchmarkMain.Options.parse(new String[] { "--topology=sentinel" }))
 			.withMessageContaining("'sentinel'")
-			.withMessageContaining("[single, cluster, quorum, family]");
+			.withMessageContaining("[single, cluster, quorum, family, reactive]");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> BenchmarkMain.Options.parse(new String[] { "--topology=cluster", "--only=naive" }))
 			.withMessageContaining("[naive] on topology cluster");
