@@ -12,21 +12,14 @@ import io.github.distlock.store.NotReplicated;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One acquisition of the {@link ReactiveLockEngine}: attempts, and waits between them
- * without a thread, until it holds the lock, its wait time passed, it failed or it was
- * cancelled. Its {@link #result} completes with the hold, with {@code null} when the wait
- * time passed, or with the failure.
- * <p>
- * It is the owner: one owner token for all its attempts, sent with the wait left, so that
- * a store that grants queues it and grants it the lock on release. One attempt is in
- * flight at a time. Between attempts it waits for an announcement ({@link AsyncWaiters}:
- * a release wakes it, a grant with its token makes it the holder) or for a jittered
- * re-check ({@link Rechecks}), never past its deadline, at which it tries once more with
- * no wait left. A reply that is not known is followed by another attempt soon, with the
- * same token. An acquisition that ends without the lock (the wait time passed, a failure,
- * a cancellation) releases its owner token, owner-checked: that leaves the store's queue
- * and passes on a grant it got meanwhile; a reply that comes after the end and says the
- * lock was taken is answered by the same release.
+ * One acquisition of the {@link ReactiveLockEngine}, its owner: attempts, and waits
+ * between them without a thread, until it holds the lock ({@link #result}: the hold), its
+ * wait time passed ({@code null}), it failed or it was cancelled. One attempt is in
+ * flight at a time; between them it waits for an announcement ({@link AsyncWaiters}) or a
+ * jittered re-check ({@link Rechecks}), never past its deadline, when it tries once more.
+ * Its token is the same for all attempts where the store queues (the first does not
+ * queue), and fresh after each refusal where it does not. An acquisition that ends
+ * without the lock releases its token, owner-checked, after the attempt in flight.
  */
 final class AsyncAcquisition {
 
@@ -60,10 +53,9 @@ final class AsyncAcquisition {
 
 	private State state = State.WAITING;
 
-	/** The owner token of the attempt in flight, if one is. */
+	/** The token of the attempt in flight, and whether to release it after its reply. */
 	private @Nullable String inFlightOwner;
 
-	/** Whether the token of the attempt in flight is to be released after its reply. */
 	private boolean releaseAfterReply;
 
 	private boolean wakePending;
@@ -77,6 +69,11 @@ final class AsyncAcquisition {
 	/** When a grant to the owner can have been made at the earliest. */
 	private GrantWindow grants;
 
+	/** Whether the store queues refused owners; whether an attempt was sent. */
+	private final boolean queues;
+
+	private boolean attempted;
+
 	AsyncAcquisition(AsyncEngine engine, String lockId, long waitNanos, long leaseNanos, boolean autoRenewed) {
 		this.engine = engine;
 		this.lockId = lockId;
@@ -87,6 +84,7 @@ final class AsyncAcquisition {
 		this.startedAtNanos = engine.runtime.nanoTime();
 		this.deadlineNanos = this.startedAtNanos + waitNanos;
 		this.grants = new GrantWindow(engine.grantLeaseNanos(leaseNanos));
+		this.queues = engine.grantLeaseNanos(leaseNanos) > 0;
 	}
 
 	/**
@@ -101,6 +99,7 @@ final class AsyncAcquisition {
 	}
 
 	private void attempt() {
+		boolean first;
 		synchronized (this) {
 			if (this.state != State.WAITING) {
 				return;
@@ -110,13 +109,16 @@ final class AsyncAcquisition {
 				return;
 			}
 			this.inFlightOwner = this.owner;
+			first = !this.attempted;
+			this.attempted = true;
 			this.wakePending = false;
 			cancelRecheck();
 		}
 		String owner = this.owner;
 		long sentAt = this.engine.runtime.nanoTime();
 		long left = this.deadlineNanos - sentAt;
-		long waitMillis = (left > 0) ? Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)) : 0;
+		// The first does not queue: the plain acquire, as LockEngine's first attempt.
+		long waitMillis = (left > 0 && first) ? 0 : (left > 0) ? Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)) : 0;
 		long leaseMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(this.leaseNanos));
 		CompletionStage<AcquireReply> reply;
 		try {
@@ -155,7 +157,13 @@ final class AsyncAcquisition {
 		long now = this.engine.runtime.nanoTime();
 		synchronized (this) {
 			if (owner.equals(this.owner)) {
-				if (reply instanceof HeldByOther) {
+				if (!this.queues && reply instanceof HeldByOther) {
+					// A store that does not queue may release a refused token (the quorum
+					// does, on the nodes of a split vote): the next attempt brings a new
+					// one.
+					this.owner = this.engine.runtime.newOwnerToken();
+				}
+				else if (reply instanceof HeldByOther) {
 					this.grants.refused(sentAt, now);
 				}
 				else {

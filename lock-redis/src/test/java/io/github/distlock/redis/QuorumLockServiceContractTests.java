@@ -1,10 +1,15 @@
 package io.github.distlock.redis;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import io.github.distlock.core.LockEngine;
+import io.github.distlock.core.ReactiveLockEngine;
+import io.github.distlock.core.ReactiveLockServiceContractTests;
 import io.github.distlock.core.LockServiceContractTests;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import io.github.distlock.core.MultiLockServiceContractTests;
 import org.junit.jupiter.api.Nested;
@@ -58,6 +63,30 @@ class QuorumLockServiceContractTests extends LockServiceContractTests {
 		@Override
 		protected LockEngine createService() {
 			return nodes.newService(Duration.ofSeconds(30));
+		}
+
+	}
+
+	/**
+	 * The reactive contract on the same nodes: the quorum's blocking votes offloaded, a
+	 * fresh owner token for every attempt after a refusal (the quorum releases refused
+	 * tokens).
+	 */
+	@Nested
+	class Reactive extends ReactiveLockServiceContractTests {
+
+		private final List<QuorumLockStore> stores = new ArrayList<>();
+
+		@Override
+		protected ReactiveLockEngine createService(Duration leaseTime) {
+			QuorumLockStore store = nodes.newStore();
+			this.stores.add(store);
+			return new ReactiveLockEngine(store, leaseTime);
+		}
+
+		@AfterEach
+		void closeStores() {
+			this.stores.forEach(QuorumLockStore::close);
 		}
 
 	}
