@@ -29,9 +29,6 @@ final class AsyncAcquisition {
 
 	}
 
-	/** How long to wait before trying again after a reply that is not known. */
-	private static final long UNKNOWN_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
-
 	final AsyncEngine engine;
 
 	final String lockId;
@@ -62,9 +59,7 @@ final class AsyncAcquisition {
 
 	private TaskPool.@Nullable Scheduled recheck;
 
-	private volatile boolean subscribed;
-
-	private boolean subscribing;
+	private final AsyncRechecks rechecks;
 
 	/** When a grant to the owner can have been made at the earliest. */
 	private GrantWindow grants;
@@ -85,6 +80,7 @@ final class AsyncAcquisition {
 		this.deadlineNanos = this.startedAtNanos + waitNanos;
 		this.grants = new GrantWindow(engine.grantLeaseNanos(leaseNanos));
 		this.queues = engine.grantLeaseNanos(leaseNanos) > 0;
+		this.rechecks = new AsyncRechecks(engine, this.key, this.deadlineNanos);
 	}
 
 	/**
@@ -127,10 +123,11 @@ final class AsyncAcquisition {
 		catch (RuntimeException ex) {
 			reply = CompletableFuture.failedFuture(ex);
 		}
-		reply.whenComplete((answer, failure) -> answered(owner, answer, failure, sentAt));
+		reply.whenComplete((answer, failure) -> answered(owner, answer, failure, sentAt, waitMillis > 0));
 	}
 
-	private void answered(String owner, @Nullable AcquireReply reply, @Nullable Throwable failure, long sentAt) {
+	private void answered(String owner, @Nullable AcquireReply reply, @Nullable Throwable failure, long sentAt,
+			boolean queued) {
 		boolean givenBack;
 		synchronized (this) {
 			this.inFlightOwner = null;
@@ -175,33 +172,17 @@ final class AsyncAcquisition {
 			end(null);
 			return;
 		}
-		long delay = UNKNOWN_RETRY_NANOS / 2 + this.engine.runtime.jitter(UNKNOWN_RETRY_NANOS);
-		if (reply instanceof HeldByOther held) {
-			subscribe();
-			delay = Rechecks.delayNanos(held.remainingLeaseMillis(), this.subscribed, this.engine.runtime);
-		}
-		delay = Math.min(delay, this.deadlineNanos - now);
+		long delay = this.rechecks.delayNanos(reply, queued, this.queues, now);
 		synchronized (this) {
 			if (this.state != State.WAITING) {
 				return;
 			}
-			if (!this.wakePending) {
+			if (!this.wakePending && delay > 0) {
 				this.recheck = this.engine.timer.schedule(this::attempt, delay);
 				return;
 			}
 		}
 		attempt();
-	}
-
-	/** Releases are announced to this instance once the subscription is active. */
-	private void subscribe() {
-		synchronized (this) {
-			if (this.subscribing) {
-				return;
-			}
-			this.subscribing = true;
-		}
-		this.engine.ensureSubscribed(this.key, this.deadlineNanos).thenAccept((active) -> this.subscribed = active);
 	}
 
 	/** The store announced a release of the key, or a grant to this owner to claim. */
