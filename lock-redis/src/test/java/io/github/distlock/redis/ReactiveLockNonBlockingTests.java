@@ -3,18 +3,17 @@ package io.github.distlock.redis;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.distlock.ReactiveLockContext;
 import io.github.distlock.ReactiveLockHandle;
+import io.github.distlock.testsupport.BlockingCalls;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import reactor.blockhound.BlockHound;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
@@ -35,8 +34,6 @@ class ReactiveLockNonBlockingTests {
 
 	private static final Duration BOUND = Duration.ofSeconds(30);
 
-	private static final List<String> blockingCalls = new CopyOnWriteArrayList<>();
-
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension();
 
@@ -45,40 +42,9 @@ class ReactiveLockNonBlockingTests {
 	@BeforeAll
 	static void installBlockHound() {
 		Assumptions.assumeTrue(
-				ManagementFactory.getRuntimeMXBean()
-					.getInputArguments()
-					.contains("-XX:+AllowRedefinitionToAddDeleteMethods"),
-				"BlockHound needs -XX:+AllowRedefinitionToAddDeleteMethods: run in lock-redis's blockhound "
-						+ "surefire execution");
-		BlockHound.install((builder) -> builder
-			// The JDK timer's queue lock, held only for the queue operation: Reactor's
-			// own
-			// integration allows it for offer and take; cancelling a scheduled task (a
-			// renewal, a re-check) removes it under the same lock.
-			.allowBlockingCallsInside("java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue", "remove")
-			.nonBlockingThreadPredicate((current) -> current.or((thread) -> thread.getName().startsWith("lettuce-")))
-			// Lettuce's write lock, held only while a command is queued
-			// (redis/lettuce#2510).
-			.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", "incrementWriters")
-			.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", "decrementWriters")
-			// Recorded, not thrown: an error thrown inside a library's critical section
-			// would wedge it (a Lettuce SharedLock left locked spins its writers
-			// forever).
-			.blockingMethodCallback((method) -> blockingCalls.add(Thread.currentThread().getName() + ": " + method
-					+ " in " + firstCaller(new Throwable().getStackTrace()))));
-	}
-
-	/** The first frame outside the JDK and BlockHound: who blocked. */
-	private static String firstCaller(StackTraceElement[] stack) {
-		for (StackTraceElement frame : stack) {
-			String type = frame.getClassName();
-			if (!type.startsWith("java.") && !type.startsWith("jdk.") && !type.startsWith("sun.")
-					&& !type.startsWith("reactor.blockhound.") && !type.startsWith("io.github.distlock.redis.Reactive")
-					&& !type.startsWith("io.github.distlock.webflux.sample.ReactiveRaceTests")) {
-				return frame.toString();
-			}
-		}
-		return "?";
+				ManagementFactory.getRuntimeMXBean().getInputArguments().contains(BlockingCalls.JVM_FLAG),
+				"BlockHound needs " + BlockingCalls.JVM_FLAG + ": run in lock-redis's blockhound surefire execution");
+		BlockingCalls.install();
 	}
 
 	@AfterEach
@@ -97,8 +63,8 @@ class ReactiveLockNonBlockingTests {
 			Thread.sleep(1);
 			return 0;
 		}).subscribeOn(Schedulers.parallel()).block(BOUND);
-		assertThat(blockingCalls).as("BlockHound is installed").anyMatch((call) -> call.contains("sleep"));
-		blockingCalls.clear();
+		assertThat(BlockingCalls.recorded()).as("BlockHound is installed").anyMatch((call) -> call.contains("sleep"));
+		BlockingCalls.clear();
 		try (RedisReactiveLockService first = newService(); RedisReactiveLockService second = newService()) {
 			AtomicInteger holders = new AtomicInteger();
 			AtomicInteger overlaps = new AtomicInteger();
@@ -126,7 +92,7 @@ class ReactiveLockNonBlockingTests {
 			assertThat(overlaps).hasValue(0);
 			assertThat(counted.get()).isEqualTo(results.stream().filter((token) -> token > 0).count());
 		}
-		assertThat(blockingCalls).isEmpty();
+		assertThat(BlockingCalls.recorded()).isEmpty();
 	}
 
 }

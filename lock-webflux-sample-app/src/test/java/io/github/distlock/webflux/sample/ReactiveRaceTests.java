@@ -7,13 +7,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import io.github.distlock.testsupport.BlockingCalls;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import reactor.blockhound.BlockHound;
 import reactor.core.publisher.Flux;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -32,8 +32,6 @@ class ReactiveRaceTests {
 
 	private static final Duration BOUND = Duration.ofSeconds(60);
 
-	private static final List<String> blockingCalls = new CopyOnWriteArrayList<>();
-
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension();
 
@@ -41,37 +39,7 @@ class ReactiveRaceTests {
 
 	@BeforeAll
 	static void installBlockHound() {
-		BlockHound.install((builder) -> builder
-			// The JDK timer queue's lock, held only for the queue operation (Reactor's
-			// own
-			// integration allows offer and take).
-			.allowBlockingCallsInside("java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue", "remove")
-			.nonBlockingThreadPredicate((current) -> current.or((thread) -> thread.getName().startsWith("lettuce-")))
-			// Netty 4.2's buffer pool locks a magazine for an allocation or a release.
-			.allowBlockingCallsInside("io.netty.buffer.AdaptivePoolingAllocator$Magazine", "tryAllocate")
-			.allowBlockingCallsInside("io.netty.buffer.AdaptivePoolingAllocator$Magazine", "free")
-			// Lettuce's write lock, held only while a command is queued
-			// (redis/lettuce#2510).
-			.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", "incrementWriters")
-			.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", "decrementWriters")
-			// Recorded, not thrown: an error thrown inside a library's critical section
-			// would wedge it (a Lettuce SharedLock left locked spins its writers
-			// forever).
-			.blockingMethodCallback((method) -> blockingCalls.add(Thread.currentThread().getName() + ": " + method
-					+ " in " + firstCaller(new Throwable().getStackTrace()))));
-	}
-
-	/** The first frame outside the JDK and BlockHound: who blocked. */
-	private static String firstCaller(StackTraceElement[] stack) {
-		for (StackTraceElement frame : stack) {
-			String type = frame.getClassName();
-			if (!type.startsWith("java.") && !type.startsWith("jdk.") && !type.startsWith("sun.")
-					&& !type.startsWith("reactor.blockhound.") && !type.startsWith("io.github.distlock.redis.Reactive")
-					&& !type.startsWith("io.github.distlock.webflux.sample.ReactiveRaceTests")) {
-				return frame.toString();
-			}
-		}
-		return "?";
+		BlockingCalls.install();
 	}
 
 	@BeforeEach
@@ -83,7 +51,7 @@ class ReactiveRaceTests {
 								"spring.data.redis.port=" + redis.server().port())
 						.run());
 		}
-		blockingCalls.clear();
+		BlockingCalls.clear();
 	}
 
 	@AfterEach
@@ -117,7 +85,7 @@ class ReactiveRaceTests {
 			.block(BOUND);
 		assertThat(answers).containsExactlyInAnyOrderEntriesOf(Map.of("200 bought", 100L, "409 sold out", 100L));
 		assertThat(state(1, "apple")).isEqualTo(new ReactiveShop.StockState("apple", 0, 100));
-		assertThat(blockingCalls).isEmpty();
+		assertThat(BlockingCalls.recorded()).isEmpty();
 	}
 
 	@Test
@@ -130,7 +98,7 @@ class ReactiveRaceTests {
 			.block(BOUND);
 		assertThat(answer).isEqualTo("bought");
 		assertThat(state(0, "pear")).isEqualTo(new ReactiveShop.StockState("pear", 0, 1));
-		assertThat(blockingCalls).isEmpty();
+		assertThat(BlockingCalls.recorded()).isEmpty();
 	}
 
 }
