@@ -14,7 +14,9 @@ public enum OnLockFailure {
 	/**
 	 * The method is not invoked; it returns {@code Optional.empty()} for
 	 * {@code Optional}, {@code false} for {@code boolean}, {@code 0} for other
-	 * primitives, nothing for {@code void} and {@code null} for other reference types.
+	 * primitives, nothing for {@code void}, an empty {@code Mono} or {@code Flux} or a
+	 * future completed with {@code null} for reactive and async methods, and {@code null}
+	 * for other reference types.
 	 */
 	SKIP
 
