@@ -63,6 +63,18 @@ final class HeldLock {
 
 	private volatile TaskPool.@Nullable Scheduled renewal;
 
+	/**
+	 * When the {@link RenewalSweep} is to renew it next
+	 * ({@link EngineRuntime#nanoTime()}), and for which renewal generation;
+	 * {@link Long#MAX_VALUE} when not in its hands.
+	 */
+	private long sweepDueNanos = Long.MAX_VALUE;
+
+	private int sweepDueGeneration;
+
+	/** Whether it is in the {@link RenewalSweep}'s list. */
+	private boolean swept;
+
 	/** Whether the last renewal attempt failed (and the lease is running out). */
 	volatile boolean renewalFailing;
 
@@ -199,6 +211,14 @@ final class HeldLock {
 		return this.leaseChange.tryLock(Math.max(remainingNanos(), 0));
 	}
 
+	/**
+	 * Takes the right to set the lease if nobody has it now.
+	 * @return whether it was taken
+	 */
+	boolean tryLockLeaseNow() {
+		return this.leaseChange.tryLock(0);
+	}
+
 	/** Takes the right to set the lease, however long the command in flight takes. */
 	void lockLeaseUninterruptibly() {
 		this.leaseChange.lock();
@@ -270,6 +290,45 @@ final class HeldLock {
 		if (this.state.get() != State.HELD) {
 			renewal.cancel();
 		}
+	}
+
+	/**
+	 * The {@link RenewalSweep} is to renew it at {@code dueNanos}, for the lease of
+	 * {@code generation}.
+	 * @return whether it has yet to be added to the sweep's list
+	 */
+	synchronized boolean sweepDue(long dueNanos, int generation) {
+		this.sweepDueNanos = dueNanos;
+		this.sweepDueGeneration = generation;
+		boolean added = !this.swept;
+		this.swept = true;
+		return added;
+	}
+
+	/**
+	 * Takes its renewal out of the sweep's hands when due by {@code horizonNanos}.
+	 * @return the renewal generation it is due for, or -1 when not due
+	 */
+	synchronized int claimSweepRenewal(long horizonNanos) {
+		if (this.sweepDueNanos == Long.MAX_VALUE || this.sweepDueNanos - horizonNanos > 0) {
+			return -1;
+		}
+		this.sweepDueNanos = Long.MAX_VALUE;
+		return this.sweepDueGeneration;
+	}
+
+	/**
+	 * Whether the sweep renews it at some time (not when a renewal of its own is
+	 * scheduled, or in flight).
+	 */
+	synchronized boolean sweepRenewalPending() {
+		return this.sweepDueNanos != Long.MAX_VALUE;
+	}
+
+	/** It left the sweep's list (released or lost). */
+	synchronized void leftSweep() {
+		this.swept = false;
+		this.sweepDueNanos = Long.MAX_VALUE;
 	}
 
 	private void cancelRenewal() {

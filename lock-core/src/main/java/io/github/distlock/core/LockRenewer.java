@@ -1,10 +1,12 @@
 package io.github.distlock.core;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.github.distlock.store.ExtendReply;
 import io.github.distlock.store.Extended;
+import io.github.distlock.store.LeaseReset;
 import io.github.distlock.store.LockStore;
 import io.github.distlock.store.Unknown;
 import io.github.distlock.support.LogSafe;
@@ -14,9 +16,12 @@ import org.apache.commons.logging.LogFactory;
 /**
  * The watchdog: renews every auto-renewed lock of this instance about every third of its
  * lease, on a small pool of daemon threads, so that one slow round trip delays no other
- * lock's renewal. Renewal is owner-checked; when it finds the key gone or taken, or keeps
- * failing until the local deadline passed, the lock is marked lost at once. Nothing else
- * runs on these threads: clean-ups and lock-lost listeners have their own.
+ * lock's renewal. Locks with long leases (renewed less often than every {@code 2 ×}
+ * {@link RenewalSweep#SWEEP_NANOS}) are renewed in batches by the {@link RenewalSweep},
+ * with the same guarantees ({@link RenewalBatch}); the others, and every retry, one by
+ * one. Renewal is owner-checked; when it finds the key gone or taken, or keeps failing
+ * until the local deadline passed, the lock is marked lost at once. Nothing else runs on
+ * these threads: clean-ups and lock-lost listeners have their own.
  * <p>
  * A renewal call can block for the command timeout (store paused, network black-holed),
  * so while one is in flight a second thread, which never does I/O, guards the lease
@@ -28,10 +33,9 @@ import org.apache.commons.logging.LogFactory;
  * renewed with the extended lease, and the renewals scheduled for the old one are stale
  * and do nothing.
  * <p>
- * A lock with a long lease gets its first renewal scheduled by a sweep
- * ({@link FirstRenewalSweep}). The first renewal comes after a third of the lease, or of
- * what is left of it if less (a lock held by a grant counts its lease conservatively from
- * before the grant, see {@link GrantWindow}).
+ * The first renewal comes after a third of the lease, or of what is left of it if less (a
+ * lock held by a grant counts its lease conservatively from before the grant, see
+ * {@link GrantWindow}).
  */
 final class LockRenewer implements AutoCloseable {
 
@@ -57,25 +61,20 @@ final class LockRenewer implements AutoCloseable {
 
 	private final TaskPool deadlineGuard;
 
-	private final FirstRenewalSweep firstRenewals;
+	private final RenewalSweep sweep;
 
 	LockRenewer(LockStore store, Outcomes outcomes, EngineRuntime runtime) {
 		this.store = store;
 		this.outcomes = outcomes;
 		this.scheduler = runtime.newTaskPool("distlock-renewal", RENEWAL_THREADS, false);
 		this.deadlineGuard = runtime.newTaskPool("distlock-lease-guard", 1, false);
-		this.firstRenewals = new FirstRenewalSweep(this, this.scheduler);
 		this.runtime = runtime;
+		this.sweep = new RenewalSweep(this.scheduler, this.deadlineGuard, runtime, this);
 	}
 
 	/** Starts renewing an auto-renewed lock just acquired, granted or handed over. */
 	void start(HeldLock held) {
-		long interval = Math.max(held.firstRenewalDueNanos(), 1);
-		if (FirstRenewalSweep.waitsForSweep(interval)) {
-			this.firstRenewals.add(held);
-			return;
-		}
-		schedule(held, interval, 0);
+		schedule(held, Math.max(held.firstRenewalDueNanos(), 1), 0);
 	}
 
 	/**
@@ -165,9 +164,21 @@ final class LockRenewer implements AutoCloseable {
 
 	/**
 	 * Schedules a renewal of {@code held} in {@code delayNanos}, which does nothing if
-	 * the renewal generation has moved on from {@code generation} meanwhile.
+	 * the renewal generation has moved on from {@code generation} meanwhile: by the sweep
+	 * when it is far enough away, else on its own.
 	 */
 	void schedule(HeldLock held, long delayNanos, int generation) {
+		if (RenewalSweep.sweeps(delayNanos)) {
+			if (held.state() == HeldLock.State.HELD && !this.scheduler.isShutdown()) {
+				this.sweep.renewIn(held, delayNanos, generation);
+			}
+			return;
+		}
+		scheduleAlone(held, delayNanos, generation);
+	}
+
+	/** {@link #schedule}, on its own: a task of its own in {@code delayNanos}. */
+	void scheduleAlone(HeldLock held, long delayNanos, int generation) {
 		if (held.state() == HeldLock.State.HELD && !this.scheduler.isShutdown()) {
 			held.renewal(this.scheduler.schedule(() -> renew(held, generation), delayNanos), generation);
 		}
@@ -272,8 +283,26 @@ final class LockRenewer implements AutoCloseable {
 	 * does.
 	 */
 	int pendingTasks() {
-		return (int) (this.scheduler.pending() - this.firstRenewals.sweepsPending() + this.firstRenewals.awaiting()
+		return (int) (this.scheduler.pending() - this.sweep.sweepsPending() + this.sweep.awaiting()
 				+ this.deadlineGuard.pending());
+	}
+
+	/** For {@link RenewalBatch}: the lease resets of a batch. */
+	List<ExtendReply> extendAll(List<LeaseReset> resets) {
+		return this.store.extendAll(resets);
+	}
+
+	/** For {@link RenewalBatch}: a check of lease deadlines, on a thread without I/O. */
+	TaskPool.Scheduled guard(Runnable check, long delayNanos) {
+		return this.deadlineGuard.schedule(check, delayNanos);
+	}
+
+	void lost(HeldLock held, String reason) {
+		this.outcomes.lost(held, reason);
+	}
+
+	long nanoTime() {
+		return this.runtime.nanoTime();
 	}
 
 	static long interval(HeldLock held) {

@@ -1,5 +1,6 @@
 package io.github.distlock.store;
 
+import java.util.List;
 import java.util.concurrent.Executor;
 
 import org.jspecify.annotations.Nullable;
@@ -36,13 +37,7 @@ import org.jspecify.annotations.Nullable;
  * ends the use of an owner token with a release, and never acquires with it again. Owner
  * tokens never contain a line break.
  * <p>
- * <b>Failures.</b> When the outcome of an operation is not known (the store was
- * unreachable, timed out, or cannot write for now), the reply is {@link Unknown}: the
- * command may or may not have been applied. The caller may send it again with the same
- * owner token, and releases the token when it gives up; the store never undoes an
- * operation it answered {@code Unknown} to by itself (a retry could be applied before
- * such a clean-up and be undone behind its back). Any other failure (a misconfiguration,
- * a missing permission) is thrown.
+ * <b>Failures</b> ({@link Unknown}): see the package documentation.
  * <p>
  * <b>Replication.</b> A store that copies its writes to replicas may be asked to count a
  * lock only once enough replicas acknowledged it, so that a failover to one of them keeps
@@ -79,15 +74,7 @@ import org.jspecify.annotations.Nullable;
  * another instance's waiter as a grant too; unlike fair ones, they pass nobody to a free
  * lock.
  * <p>
- * <b>Shared holds.</b> A store that {@linkplain #supportsSharedLocks() supports them}
- * admits READ holds and permits of a semaphore ({@link #acquireShared}) on the same keys:
- * a key held shared counts as held by another owner for every exclusive operation (its
- * remaining lease is that of its latest hold), and {@link #release}, {@link #withdraw}
- * and {@link #extend} act on one shared hold of their owner as on a lock, replays and
- * receipts included. The release of the last hold frees the key as a holder's release
- * does (granting it to the head of the queue). Exclusive waiters queue as usual; shared
- * ones never queue, and are refused while a live queue entry waits, so that writers are
- * not starved.
+ * <b>Shared holds</b>: see {@link #acquireShared} and the package documentation.
  */
 public interface LockStore {
 
@@ -274,6 +261,17 @@ public interface LockStore {
 	 * @return {@link Extended}, {@link NotOwned} or {@link Unknown}
 	 */
 	ExtendReply extend(String key, String owner, long leaseMillis);
+
+	/**
+	 * {@link #extend} of many locks in few round trips (the renewals due at once), each
+	 * owner-checked and answered on its own, in order; {@link Unknown} for each reset of
+	 * a batch that failed. The default extends them one by one.
+	 * @param resets the lease resets
+	 * @return a reply per reset, in order
+	 */
+	default List<ExtendReply> extendAll(List<LeaseReset> resets) {
+		return resets.stream().map((reset) -> extend(reset.key(), reset.owner(), reset.leaseMillis())).toList();
+	}
 
 	/**
 	 * How long the current holder's lease still runs, whoever holds it.

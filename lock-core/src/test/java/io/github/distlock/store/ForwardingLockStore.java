@@ -10,7 +10,9 @@ import org.jspecify.annotations.Nullable;
  * Every operation is forwarded, the default ones included ({@link #acquireFair},
  * {@link #supportsFairLocks()}), so that a decorated store offers what the store under it
  * offers: a fair lock on a decorated store reaches the store's fair acquire instead of
- * the interface's "not supported".
+ * the interface's "not supported". Except {@link #extendAll}: it goes through
+ * {@link #extend} lock by lock (the interface's default), so that a decorator observing
+ * {@code extend} sees every renewal.
  */
 public abstract class ForwardingLockStore implements LockStore {
 

@@ -144,6 +144,49 @@ public abstract class LockStoreContractTests {
 	}
 
 	@Test
+	void extendAllAnswersEachLockOnItsOwnInOrder() {
+		String holder = owner();
+		String held = this.store.key("batch-held");
+		String taken = this.store.key("batch-taken");
+		String free = this.store.key("batch-free");
+		assertThat(this.store.acquire(held, holder, 1_000)).isInstanceOf(Acquired.class);
+		assertThat(this.store.acquire(taken, owner(), 1_000)).isInstanceOf(Acquired.class);
+		List<ExtendReply> replies = this.store.extendAll(List.of(new LeaseReset(held, holder, LONG_LEASE),
+				new LeaseReset(taken, holder, LONG_LEASE), new LeaseReset(free, holder, LONG_LEASE)));
+		assertThat(replies).containsExactly(Extended.INSTANCE, NotOwned.INSTANCE, NotOwned.INSTANCE);
+		assertThat(this.store.remainingLeaseMillis(held)).isGreaterThan(1_000);
+		assertThat(this.store.remainingLeaseMillis(taken)).isBetween(1L, 1_000L);
+		assertThat(this.store.remainingLeaseMillis(free)).isEqualTo(-1);
+	}
+
+	@Test
+	void extendAllOfManyLocksRenewsEveryOwnedOneWithItsOwnLease() {
+		List<LeaseReset> resets = new ArrayList<>();
+		for (int i = 0; i < 130; i++) {
+			String key = this.store.key("batch-" + i);
+			String holder = owner();
+			assertThat(this.store.acquire(key, holder, 1_000)).isInstanceOf(Acquired.class);
+			// Every third reset is another owner's: the lock is not renewed.
+			resets
+				.add(new LeaseReset(key, (i % 3 == 2) ? owner() : holder, (i % 2 == 0) ? LONG_LEASE : 2 * LONG_LEASE));
+		}
+		List<ExtendReply> replies = this.store.extendAll(resets);
+		assertThat(replies).hasSize(resets.size());
+		for (int i = 0; i < resets.size(); i++) {
+			String key = resets.get(i).key();
+			if (i % 3 == 2) {
+				assertThat(replies.get(i)).as(key).isEqualTo(NotOwned.INSTANCE);
+				assertThat(this.store.remainingLeaseMillis(key)).as(key).isBetween(1L, 1_000L);
+			}
+			else {
+				assertThat(replies.get(i)).as(key).isEqualTo(Extended.INSTANCE);
+				assertThat(this.store.remainingLeaseMillis(key)).as(key)
+					.isBetween((i % 2 == 0) ? 1_000L : LONG_LEASE + 1, (i % 2 == 0) ? LONG_LEASE : 2 * LONG_LEASE);
+			}
+		}
+	}
+
+	@Test
 	void aHandOverPassesTheLockWithoutFreeingIt() {
 		String holder = owner();
 		String successor = owner();

@@ -234,21 +234,32 @@ final class LockScripts {
 	 */
 	static final RedisScript<Long> HAND_OVER_SHARDED = handOver(true);
 
+	/** How many locks one {@link #EXPIRE} renews at most: a bit of its reply each. */
+	static final int EXPIRE_BATCH = 50;
+
 	/**
-	 * KEYS: lock, holders. ARGV: owner, lease ms. Resets the lease if owned (or of the
-	 * owner's shared hold, see {@link SharedScripts}). Returns 1 if extended, 0 if not
-	 * owned. Used for renewal, {@code extend} and to leave a lock in place for its
-	 * minimum hold time.
+	 * KEYS: lock, holders, for each lock. ARGV: owner, lease ms, for each lock. Resets
+	 * the lease of each lock its owner holds (or of the owner's shared hold, see
+	 * {@link SharedScripts}). Returns the sum of {@code 2^i} for each renewed lock
+	 * {@code i} (from 0), so 1 or 0 for one lock: at most {@value #EXPIRE_BATCH} locks,
+	 * within the integers a Lua number holds exactly. Used for renewal (batched),
+	 * {@code extend} and to leave a lock in place for its minimum hold time.
 	 */
-	static final RedisScript<Long> EXPIRE = RedisScript.of(OWNS + SharedScripts.FUNCTIONS + """
-			local current = redis.call('get', KEYS[1])
-			if owns(current, ARGV[1]) then
-			  redis.call('pexpire', KEYS[1], ARGV[2])
-			  return 1
-			end
-			""" + SharedScripts.EXTEND_HOLD + """
-			return 0
-			""", Long.class);
+	static final RedisScript<Long> EXPIRE = RedisScript
+		.of(OWNS + SharedScripts.FUNCTIONS + SharedScripts.EXTEND_HOLD + """
+				local renewed, bit = 0, 1
+				for i = 1, #KEYS, 2 do
+				  local current = redis.call('get', KEYS[i])
+				  if owns(current, ARGV[i]) then
+				    redis.call('pexpire', KEYS[i], ARGV[i + 1])
+				    renewed = renewed + bit
+				  elseif KEYS[i + 1] and extend_hold(KEYS[i], KEYS[i + 1], ARGV[i], ARGV[i + 1], current) then
+				    renewed = renewed + bit
+				  end
+				  bit = bit * 2
+				end
+				return renewed
+				""", Long.class);
 
 	private static RedisScript<Long> release(boolean sharded) {
 		return RedisScript.of(OWNS + RECEIPT + QueueScripts.functions(sharded) + SharedScripts.FUNCTIONS + """

@@ -14,6 +14,7 @@ import io.github.distlock.store.ExtendReply;
 import io.github.distlock.store.Extended;
 import io.github.distlock.store.HandOverReply;
 import io.github.distlock.store.HeldByOther;
+import io.github.distlock.store.LeaseReset;
 import io.github.distlock.store.LockStore;
 import io.github.distlock.store.NotOwned;
 import io.github.distlock.store.ReleaseListener;
@@ -227,6 +228,23 @@ public final class QuorumLockStore implements LockStore, AutoCloseable {
 				(node) -> node.store().extend(key, owner, nodeLease(leaseMillis)), acquireWait(leaseMillis),
 				this.vote.decides(Extended.class::isInstance));
 		return this.vote.outcome(replies, "extend", key, Extended.class::isInstance, Extended.INSTANCE);
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Batched per node: every node renews the whole batch ({@code extendAll}), and each
+	 * lock is counted by its own majority, as by {@link #extend}.
+	 */
+	@Override
+	public List<ExtendReply> extendAll(List<LeaseReset> resets) {
+		List<LeaseReset> onNode = resets.stream()
+			.map((reset) -> new LeaseReset(reset.key(), reset.owner(), nodeLease(reset.leaseMillis())))
+			.toList();
+		long shortest = resets.stream().mapToLong(LeaseReset::leaseMillis).min().orElse(1);
+		Replies<List<ExtendReply>> replies = this.nodes.call((node) -> node.store().extendAll(onNode),
+				acquireWait(shortest), this.vote.decidesEach(resets.size(), Extended.class::isInstance));
+		return this.vote.outcomes(replies, resets.size(), "extend", Extended.class::isInstance, Extended.INSTANCE);
 	}
 
 	/**

@@ -1,5 +1,6 @@
 package io.github.distlock.redis;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 
@@ -7,6 +8,8 @@ import io.github.distlock.redis.NodeCalls.Replies;
 import io.github.distlock.store.NotOwned;
 import io.github.distlock.store.Unknown;
 import io.github.distlock.support.LogSafe;
+
+import org.springframework.dao.DataAccessResourceFailureException;
 
 /**
  * Counts the replies of the nodes of a quorum to one command against a majority: when the
@@ -69,6 +72,60 @@ final class QuorumVote {
 				replies.noMajority("Could not " + what + " lock key '" + LogSafe.text(key) + "' on a majority: done on",
 						this.majority, success));
 		return outcomeUnknown;
+	}
+
+	/**
+	 * {@link #decides} for a batch, whose every node answers a list with a reply per
+	 * item: decided when each item is.
+	 */
+	<R> Predicate<Replies<List<R>>> decidesEach(int items, Predicate<Object> success) {
+		return (sofar) -> {
+			List<List<R>> answers = sofar.answers();
+			for (int i = 0; i < items; i++) {
+				int item = i;
+				long yes = answers.stream().filter((answer) -> success.test(answer.get(item))).count();
+				long definite = answers.stream().filter((answer) -> !(answer.get(item) instanceof Unknown)).count();
+				if (yes < this.majority && definite - yes <= this.size - this.majority) {
+					return false;
+				}
+			}
+			return true;
+		};
+	}
+
+	/**
+	 * {@link #outcome} of each item of a batch, whose every node answered a list with a
+	 * reply per item.
+	 */
+	<R> List<R> outcomes(Replies<List<R>> replies, int items, String what, Predicate<Object> success, R succeeded) {
+		List<List<R>> answers = replies.answers();
+		List<R> outcomes = new ArrayList<>(items);
+		for (int i = 0; i < items; i++) {
+			int item = i;
+			List<R> replied = answers.stream().map((answer) -> answer.get(item)).toList();
+			long yes = replied.stream().filter(success).count();
+			long unknown = this.size - answers.size() + count(replied, Unknown.class);
+			if (yes >= this.majority) {
+				outcomes.add(succeeded);
+				continue;
+			}
+			if (yes + unknown < this.majority) {
+				@SuppressWarnings("unchecked")
+				R notOwned = (R) NotOwned.INSTANCE;
+				outcomes.add(notOwned);
+				continue;
+			}
+			RuntimeException mistake = replies.mistake();
+			if (mistake != null) {
+				throw mistake;
+			}
+			@SuppressWarnings("unchecked")
+			R outcomeUnknown = (R) new Unknown(new DataAccessResourceFailureException("Could not " + what
+					+ " on a majority: done on " + yes + " of " + this.size + " Redis nodes, a majority is "
+					+ this.majority + "; the others failed or did not answer in time"));
+			outcomes.add(outcomeUnknown);
+		}
+		return outcomes;
 	}
 
 	/** How many of {@code answers} are of {@code type}. */

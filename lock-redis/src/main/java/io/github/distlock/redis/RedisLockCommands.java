@@ -1,6 +1,9 @@
 package io.github.distlock.redis;
 
+import java.util.ArrayList;
 import java.util.List;
+
+import io.github.distlock.store.LeaseReset;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
@@ -205,22 +208,34 @@ final class RedisLockCommands {
 						newOwnerQueuedAs));
 	}
 
-	boolean expire(String key, String owner, long leaseMillis) {
-		return run(expireCall(key, owner, leaseMillis)) == 1;
-	}
-
 	/**
-	 * {@link #expire(String, String, long)} on a connection of {@code replicated}, which
-	 * waits for the replicas when the lease was reset.
+	 * {@link LockScripts#EXPIRE} of {@code resets} (see {@link #expireCall(List)}).
+	 * @return bit {@code i} set when lock {@code i} was renewed
 	 */
-	ReplicaAcknowledgedWrites.Written expire(ReplicaAcknowledgedWrites replicated, String key, String owner,
-			long leaseMillis) {
-		return replicated.write(expireCall(key, owner, leaseMillis), (reply) -> reply == 1);
+	long expire(List<LeaseReset> resets) {
+		return run(expireCall(resets));
 	}
 
 	ScriptCall expireCall(String key, String owner, long leaseMillis) {
 		return new ScriptCall(LockScripts.EXPIRE, List.of(key, LockKeys.holdersKey(key)),
 				List.of(owner, Long.toString(leaseMillis)));
+	}
+
+	/**
+	 * One {@link LockScripts#EXPIRE} of at most {@link LockScripts#EXPIRE_BATCH} locks
+	 * (of one hash slot on a Redis Cluster): its reply has bit {@code i} set when lock
+	 * {@code i} was renewed.
+	 */
+	ScriptCall expireCall(List<LeaseReset> resets) {
+		List<String> keys = new ArrayList<>(2 * resets.size());
+		List<String> args = new ArrayList<>(2 * resets.size());
+		for (LeaseReset reset : resets) {
+			keys.add(reset.key());
+			keys.add(LockKeys.holdersKey(reset.key()));
+			args.add(reset.owner());
+			args.add(Long.toString(reset.leaseMillis()));
+		}
+		return new ScriptCall(LockScripts.EXPIRE, keys, args);
 	}
 
 	boolean exists(String key) {

@@ -1,6 +1,7 @@
 package io.github.distlock.redis;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Executor;
 
 import io.github.distlock.store.AcquireReply;
@@ -8,6 +9,7 @@ import io.github.distlock.store.AsyncLockStore;
 import io.github.distlock.store.ExtendReply;
 import io.github.distlock.store.Extended;
 import io.github.distlock.store.HandOverReply;
+import io.github.distlock.store.LeaseReset;
 import io.github.distlock.store.LockStore;
 import io.github.distlock.store.NotOwned;
 import io.github.distlock.store.NotReplicated;
@@ -21,7 +23,6 @@ import io.github.distlock.support.DurationText;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -71,10 +72,10 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 	/** The writes that wait for replicas, and what the store answers after them. */
 	private final @Nullable ReplicaAcknowledgedReplies replicated;
 
-	private final boolean replicatedRenewals;
-
 	/** Whether releases are announced per lock by sharded pub/sub (Cluster, Lettuce). */
 	private final boolean sharded;
+
+	private final RedisLeaseRenewals renewals;
 
 	/**
 	 * A store with the key prefix, fencing retention and replication of {@code settings}
@@ -115,11 +116,12 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 		}
 		this.redis = redis;
 		this.keys = new LockKeys(keyPrefix);
-		this.sharded = isLettuceCluster(redis.getRequiredConnectionFactory());
+		this.sharded = RedisReleaseNotifications.sharded(redis.getRequiredConnectionFactory());
 		this.commands = new RedisLockCommands(redis, this.keys.releaseChannel(), fencingRetention.toMillis(),
 				this.sharded);
 		this.replicated = (replicated != null) ? new ReplicaAcknowledgedReplies(replicated, this.commands) : null;
-		this.replicatedRenewals = replicated != null && replicatedRenewals;
+		this.renewals = new RedisLeaseRenewals(this.commands, replicatedRenewals ? this.replicated : null,
+				this.sharded);
 	}
 
 	@Override
@@ -264,15 +266,13 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 	 */
 	@Override
 	public ExtendReply extend(String key, String owner, long leaseMillis) {
-		if (this.replicatedRenewals) {
-			return this.replicated.extend(key, owner, leaseMillis);
-		}
-		try {
-			return this.commands.expire(key, owner, leaseMillis) ? Extended.INSTANCE : NotOwned.INSTANCE;
-		}
-		catch (RuntimeException ex) {
-			return ScriptReplies.unknownOrThrow(ex);
-		}
+		return this.renewals.extendAll(List.of(new LeaseReset(key, owner, leaseMillis))).get(0);
+	}
+
+	/** {@inheritDoc} One script per 50 locks (per hash slot on a cluster), pipelined. */
+	@Override
+	public List<ExtendReply> extendAll(List<LeaseReset> resets) {
+		return this.renewals.extendAll(resets);
 	}
 
 	/** {@inheritDoc} Lettuce's async API, without replicas waited for. */
@@ -326,12 +326,6 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 		}
 		return RedisReleaseNotifications.subscribe(this.redis.getRequiredConnectionFactory(),
 				this.keys.releaseChannel(), this.sharded, listener);
-	}
-
-	private static boolean isLettuceCluster(RedisConnectionFactory connectionFactory) {
-		// Lettuce's classes load only when the factory is Lettuce's.
-		return connectionFactory.getClass().getName().startsWith("org.springframework.data.redis.connection.lettuce.")
-				&& ShardedReleaseSubscription.isLettuceCluster(connectionFactory);
 	}
 
 	/**

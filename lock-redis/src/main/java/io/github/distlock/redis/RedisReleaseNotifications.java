@@ -16,6 +16,15 @@ final class RedisReleaseNotifications {
 	private RedisReleaseNotifications() {
 	}
 
+	/**
+	 * Whether releases are announced per lock by sharded pub/sub: a Redis Cluster reached
+	 * with Lettuce. Lettuce's classes load only when the factory is Lettuce's.
+	 */
+	static boolean sharded(RedisConnectionFactory connectionFactory) {
+		return connectionFactory.getClass().getName().startsWith("org.springframework.data.redis.connection.lettuce.")
+				&& ShardedReleaseSubscription.isLettuceCluster(connectionFactory);
+	}
+
 	static ReleaseNotifications subscribe(RedisConnectionFactory connectionFactory, String releaseChannel,
 			boolean sharded, ReleaseListener listener) {
 		if (sharded) {

@@ -1,9 +1,13 @@
 package io.github.distlock.redis;
 
+import java.util.Collections;
+import java.util.List;
+
 import io.github.distlock.store.AcquireReply;
 import io.github.distlock.store.ExtendReply;
 import io.github.distlock.store.Extended;
 import io.github.distlock.store.HandOverReply;
+import io.github.distlock.store.LeaseReset;
 import io.github.distlock.store.NotOwned;
 import io.github.distlock.store.NotReplicated;
 import io.github.distlock.store.Unknown;
@@ -67,20 +71,24 @@ final class ReplicaAcknowledgedReplies {
 	}
 
 	/**
-	 * {@link RedisLockStore#extend(String, String, long)} with replicated renewals: a
-	 * lease reset that too few replicas acknowledged answers {@link Unknown}.
+	 * {@link RedisLockStore#extendAll} of one script's locks with replicated renewals:
+	 * one {@code WAIT} for them all; when too few replicas acknowledged it, each renewed
+	 * lock answers {@link Unknown}.
 	 */
-	ExtendReply extend(String key, String owner, long leaseMillis) {
+	List<ExtendReply> extendAll(List<LeaseReset> resets) {
 		try {
-			ReplicaAcknowledgedWrites.Written written = this.commands.expire(this.writes, key, owner, leaseMillis);
-			if (!replicatedEnough(written)) {
-				return new Unknown(new TransientDataAccessResourceException(
-						"The lease reset was not replicated: " + notReplicated(written).reason()));
+			ReplicaAcknowledgedWrites.Written written = this.writes.write(this.commands.expireCall(resets),
+					(reply) -> reply != 0);
+			List<ExtendReply> replies = RedisLeaseRenewals.replies(written.reply(), resets.size());
+			if (replicatedEnough(written)) {
+				return replies;
 			}
-			return (written.reply() == 1) ? Extended.INSTANCE : NotOwned.INSTANCE;
+			Unknown unknown = new Unknown(new TransientDataAccessResourceException(
+					"The lease reset was not replicated: " + notReplicated(written).reason()));
+			return replies.stream().map((reply) -> (reply instanceof Extended) ? unknown : reply).toList();
 		}
 		catch (RuntimeException ex) {
-			return ScriptReplies.unknownOrThrow(ex);
+			return Collections.nCopies(resets.size(), ScriptReplies.unknownOrThrow(ex));
 		}
 	}
 

@@ -16,9 +16,9 @@ import org.springframework.data.redis.core.script.RedisScript;
  * {@code O(log n)} in the number of holders ({@code ZADD}, {@code ZREM}, the latest end
  * by {@code ZRANGE -1 -1}), never a scan of them. Release and renewal of a shared hold
  * are the lock's own scripts ({@link LockScripts#RELEASE}, {@link LockScripts#EXPIRE}),
- * which call {@link #RELEASE_HOLD} and {@link #EXTEND_HOLD} for an owner that is not the
- * lock's holder; the release of the last hold frees the key as a lock's release does,
- * granting it to the head of the queue.
+ * which call {@link #RELEASE_HOLD} and {@code extend_hold} ({@link #EXTEND_HOLD}) for an
+ * owner that is not the lock's holder; the release of the last hold frees the key as a
+ * lock's release does, granting it to the head of the queue.
  */
 final class SharedScripts {
 
@@ -54,18 +54,18 @@ final class SharedScripts {
 			""";
 
 	/**
-	 * In {@link LockScripts#EXPIRE} (KEYS: lock, holders; ARGV: owner, lease ms), for an
-	 * owner that is not the lock's holder: resets the lease of its shared hold if it has
-	 * not ended, answering 1.
+	 * For {@link LockScripts#EXPIRE}: {@code extend_hold(lock, holders, owner, lease,
+	 * current)} resets the lease of the owner's shared hold of a key whose value is
+	 * {@code current} if it has not ended, answering whether it did.
 	 */
 	static final String EXTEND_HOLD = """
-			if KEYS[2] and shared_kind(current) then
+			local function extend_hold(lock, holders, owner, lease, current)
+			  if not shared_kind(current) then return false end
 			  local now = shared_now()
-			  if live_hold(KEYS[2], ARGV[1], now) then
-			    redis.call('zadd', KEYS[2], string.format('%.0f', now + tonumber(ARGV[2])), ARGV[1])
-			    shared_settle(KEYS[1], KEYS[2], now)
-			    return 1
-			  end
+			  if not live_hold(holders, owner, now) then return false end
+			  redis.call('zadd', holders, string.format('%.0f', now + tonumber(lease)), owner)
+			  shared_settle(lock, holders, now)
+			  return true
 			end
 			""";
 

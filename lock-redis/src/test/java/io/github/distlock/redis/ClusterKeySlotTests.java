@@ -11,6 +11,11 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockService;
+import io.github.distlock.store.Acquired;
+import io.github.distlock.store.ExtendReply;
+import io.github.distlock.store.Extended;
+import io.github.distlock.store.LeaseReset;
+import io.github.distlock.store.NotOwned;
 import io.github.distlock.support.LogSafe;
 import io.github.distlock.testsupport.RedisCluster;
 import io.github.distlock.testsupport.RedisClusterExtension;
@@ -28,7 +33,7 @@ import static org.awaitility.Awaitility.await;
  * server computes ({@code CLUSTER KEYSLOT}), for ordinary, hostile and hashed long ids,
  * and the scripts (acquire, contended acquire, release announcing by {@code SPUBLISH},
  * fair acquire, queueing and the grant of a release) run on the master of that slot
- * without a {@code CROSSSLOT} refusal.
+ * without a {@code CROSSSLOT} refusal; a batch of renewals across slots is cut per slot.
  */
 class ClusterKeySlotTests {
 
@@ -63,6 +68,30 @@ class ClusterKeySlotTests {
 		}
 		System.out.println("[cluster-keyslot] ids=" + ids.size() + " idsPerMaster=" + idsPerMaster.values());
 		assertThat(idsPerMaster).hasSize(3);
+	}
+
+	@Test
+	void aBatchOfLeaseResetsAcrossEverySlotRunsOnEachSlotsMaster() {
+		RedisLockStore store = this.clients.newStore();
+		List<LeaseReset> resets = new ArrayList<>();
+		List<String> ids = new ArrayList<>(HostileKeyTests.HOSTILE_IDS);
+		for (int i = 0; i < 300; i++) {
+			ids.add("order:" + i);
+		}
+		for (String id : ids) {
+			String key = store.key(id);
+			String owner = "owner-" + resets.size();
+			assertThat(store.acquire(key, owner, 1_000)).isInstanceOf(Acquired.class);
+			resets.add(new LeaseReset(key, owner, 60_000));
+		}
+		// And one lock renewed by an owner that does not hold it.
+		resets.add(new LeaseReset(store.key("order:0"), "stranger", 60_000));
+		List<ExtendReply> replies = store.extendAll(resets);
+		assertThat(replies.subList(0, ids.size())).allMatch(Extended.INSTANCE::equals);
+		assertThat(replies.get(ids.size())).isEqualTo(NotOwned.INSTANCE);
+		for (String id : ids) {
+			assertThat(store.remainingLeaseMillis(store.key(id))).as(LogSafe.text(id)).isGreaterThan(1_000);
+		}
 	}
 
 	@Test

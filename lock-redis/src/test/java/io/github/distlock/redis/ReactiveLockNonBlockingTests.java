@@ -3,6 +3,7 @@ package io.github.distlock.redis;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.distlock.ReactiveLockContext;
@@ -71,7 +72,18 @@ class ReactiveLockNonBlockingTests {
 			AtomicInteger counted = new AtomicInteger();
 			Flux<Long> all = Flux.range(0, 40).flatMap((i) -> {
 				RedisReactiveLockService service = (i % 2 == 0) ? first : second;
+				// Left before the lock is released: as the action ends or is cancelled,
+				// not after (doFinally runs once the release is on its way, and under
+				// load
+				// the next holder could count itself in before it).
+				AtomicBoolean inside = new AtomicBoolean();
+				Runnable leave = () -> {
+					if (inside.compareAndSet(true, false)) {
+						holders.decrementAndGet();
+					}
+				};
 				Mono<Long> work = Mono.defer(() -> {
+					inside.set(true);
 					if (holders.incrementAndGet() != 1) {
 						overlaps.incrementAndGet();
 					}
@@ -80,7 +92,8 @@ class ReactiveLockNonBlockingTests {
 						.then(service.executeLocked("nonblocking", Duration.ZERO,
 								ReactiveLockContext.current().map(ReactiveLockHandle::fencingToken)))
 						.doOnNext((token) -> counted.incrementAndGet())
-						.doFinally((signal) -> holders.decrementAndGet());
+						.doOnTerminate(leave)
+						.doOnCancel(leave);
 				});
 				Mono<Long> locked = service.executeLocked("nonblocking", BOUND, work);
 				// Every seventh gives up while it waits or holds.

@@ -19,6 +19,12 @@ import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import io.github.distlock.autoconfigure.DistributedLockMetricsAutoConfiguration;
 import io.github.distlock.core.EngineProbe;
 import io.github.distlock.observation.LockMetrics;
+import io.github.distlock.store.Acquired;
+import io.github.distlock.store.ExtendReply;
+import io.github.distlock.store.Extended;
+import io.github.distlock.store.LeaseReset;
+import io.github.distlock.store.NotOwned;
+import io.github.distlock.store.Unknown;
 import io.github.distlock.testsupport.RedisServer;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterAll;
@@ -247,6 +253,30 @@ class ReplicaAcknowledgedAcquireTests {
 		assertThat(locks.locksLost()).isEqualTo(1);
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(held::close);
 		assertThat(master.keys("distlock:{report}")).isEmpty();
+	}
+
+	@Test
+	void withReplicatedRenewalsABatchOfRenewalsIsAcknowledgedAsAWhole() {
+		RedisLockStore store = new RedisLockStore(new StringRedisTemplate(newConnectionFactory()),
+				RedisLockSettings.defaults().withReplication(1, TIMEOUT).withReplicatedRenewals(true));
+		this.closeables.add(store);
+		List<LeaseReset> resets = new ArrayList<>();
+		for (int i = 0; i < 120; i++) {
+			String key = store.key("batch:" + i);
+			assertThat(store.acquire(key, "owner-" + i, 60_000)).isInstanceOf(Acquired.class);
+			resets.add(new LeaseReset(key, "owner-" + i, 60_000));
+		}
+		resets.add(new LeaseReset(store.key("batch:0"), "stranger", 60_000));
+		assertThat(store.extendAll(resets)).hasSize(121)
+			.startsWith(Extended.INSTANCE)
+			.endsWith(NotOwned.INSTANCE)
+			.containsOnly(Extended.INSTANCE, NotOwned.INSTANCE);
+		replica.pause();
+		List<ExtendReply> unacknowledged = store.extendAll(resets.subList(0, 120));
+		assertThat(unacknowledged).hasSize(120)
+			.allSatisfy((reply) -> assertThat(reply).isInstanceOfSatisfying(Unknown.class,
+					(unknown) -> assertThat(unknown.cause()).hasMessage(
+							"The lease reset was not replicated: 0 of 1 required replicas acknowledged it within 1s")));
 	}
 
 	@Test

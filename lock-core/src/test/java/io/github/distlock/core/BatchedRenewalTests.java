@@ -1,0 +1,197 @@
+package io.github.distlock.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.github.distlock.LockHandle;
+import io.github.distlock.LockLostException;
+import io.github.distlock.store.ExtendReply;
+import io.github.distlock.store.ForwardingLockStore;
+import io.github.distlock.store.InMemoryLockStore;
+import io.github.distlock.store.LeaseReset;
+import io.github.distlock.store.NotOwned;
+import io.github.distlock.store.Unknown;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The watchdog renews locks with long leases in batches ({@link RenewalSweep},
+ * {@link RenewalBatch}), over an {@link InMemoryLockStore} that records them, with the
+ * guarantees of renewing one lock at a time: each lock answered and lost on its own, a
+ * failed reply retried for its lock alone, and a batch whose reply does not come loses
+ * each lock when its lease runs out, not when the call returns.
+ */
+class BatchedRenewalTests {
+
+	/** Renewed every 1.5 s: more than two sweep periods, so by the sweep. */
+	private static final Duration LEASE = Duration.ofMillis(4_500);
+
+	private static final int LOCKS = 200;
+
+	private final RecordingStore store = new RecordingStore(new InMemoryLockStore());
+
+	private final LockEngine engine = new LockEngine(this.store, LEASE);
+
+	private final Queue<LostLock> lost = new ConcurrentLinkedQueue<>();
+
+	BatchedRenewalTests() {
+		this.engine.setLockLostListener(this.lost::add);
+	}
+
+	@AfterEach
+	void shutDown() {
+		this.store.unblock();
+		this.engine.destroy();
+	}
+
+	@Test
+	void manyLocksAreRenewedInFewCalls() {
+		List<LockHandle> handles = lockAll();
+		await().atMost(Duration.ofSeconds(20)).until(() -> this.store.renewedKeys.size() == LOCKS);
+		assertThat(this.store.singleExtends).hasValue(0);
+		assertThat(this.store.largestBatch).hasValueGreaterThanOrEqualTo(LOCKS / 2);
+		assertThat(handles).allMatch(LockHandle::isHeld);
+		handles.forEach(LockHandle::close);
+		assertThat(this.engine.locksLost()).isZero();
+		assertThat(this.lost).isEmpty();
+	}
+
+	@Test
+	void aLockTheStoreNoLongerHasIsLostAloneInItsBatch() {
+		List<LockHandle> handles = lockAll();
+		String gone = this.store.key("lock-7");
+		this.store.notOwned.add(gone);
+		await().atMost(Duration.ofSeconds(20)).until(() -> this.store.renewedKeys.size() == LOCKS);
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.lost.size() == 1);
+		assertThat(this.lost).singleElement()
+			.satisfies((loss) -> assertThat(loss.lockId()).isEqualTo("lock-7"))
+			.satisfies((loss) -> assertThat(loss.reason()).contains("renewal found the lock key expired"));
+		for (int i = 0; i < LOCKS; i++) {
+			assertThat(handles.get(i).isHeld()).as("lock-" + i).isEqualTo(i != 7);
+		}
+		assertThatThrownBy(handles.get(7)::close).isInstanceOf(LockLostException.class);
+		handles.stream().filter(LockHandle::isHeld).forEach(LockHandle::close);
+		assertThat(this.engine.locksLost()).isEqualTo(1);
+	}
+
+	@Test
+	void anUnknownReplyIsRetriedForItsLockAlone() {
+		List<LockHandle> handles = lockAll();
+		String failing = this.store.key("lock-11");
+		this.store.unknownOnce.add(failing);
+		await().atMost(Duration.ofSeconds(20)).until(() -> this.store.renewedKeys.size() == LOCKS);
+		// The retry of that lock alone goes through extend.
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.store.singleExtends.get() >= 1);
+		assertThat(this.engine.renewalFailures()).isEqualTo(1);
+		assertThat(handles).allMatch(LockHandle::isHeld);
+		handles.forEach(LockHandle::close);
+		assertThat(this.lost).isEmpty();
+	}
+
+	@Test
+	void aBatchWithoutReplyLosesEachLockWhenItsLeaseRunsOut() throws Exception {
+		this.store.block();
+		List<LockHandle> handles = lockAll();
+		assertThat(this.store.blocked.await(20, TimeUnit.SECONDS)).isTrue();
+		// While the call hangs, every lock of the batch is reported lost at its deadline.
+		await().atMost(Duration.ofSeconds(20)).until(() -> handles.stream().noneMatch(LockHandle::isHeld));
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.lost.size() == LOCKS);
+		assertThat(this.lost).allSatisfy((loss) -> assertThat(loss.reason()).contains("renewal"));
+		this.store.unblock();
+		for (LockHandle handle : handles) {
+			assertThatThrownBy(handle::close).isInstanceOf(LockLostException.class);
+		}
+	}
+
+	private List<LockHandle> lockAll() {
+		List<LockHandle> handles = new ArrayList<>();
+		for (int i = 0; i < LOCKS; i++) {
+			handles.add(this.engine.lock("lock-" + i, Duration.ZERO));
+		}
+		return handles;
+	}
+
+	/**
+	 * Records renewals; answers {@link NotOwned} for the keys in {@link #notOwned},
+	 * {@link Unknown} once for those in {@link #unknownOnce}, and holds every batch until
+	 * {@link #unblock()} after {@link #block()}.
+	 */
+	static final class RecordingStore extends ForwardingLockStore {
+
+		final Set<String> renewedKeys = ConcurrentHashMap.newKeySet();
+
+		final Set<String> notOwned = ConcurrentHashMap.newKeySet();
+
+		final Set<String> unknownOnce = ConcurrentHashMap.newKeySet();
+
+		final AtomicInteger singleExtends = new AtomicInteger();
+
+		final AtomicInteger largestBatch = new AtomicInteger();
+
+		final CountDownLatch blocked = new CountDownLatch(1);
+
+		private final CountDownLatch release = new CountDownLatch(1);
+
+		private volatile boolean blocking;
+
+		RecordingStore(InMemoryLockStore delegate) {
+			super(delegate);
+		}
+
+		void block() {
+			this.blocking = true;
+		}
+
+		void unblock() {
+			this.release.countDown();
+		}
+
+		@Override
+		public ExtendReply extend(String key, String owner, long leaseMillis) {
+			this.singleExtends.incrementAndGet();
+			return super.extend(key, owner, leaseMillis);
+		}
+
+		@Override
+		public List<ExtendReply> extendAll(List<LeaseReset> resets) {
+			this.largestBatch.accumulateAndGet(resets.size(), Math::max);
+			if (this.blocking) {
+				this.blocked.countDown();
+				try {
+					this.release.await(60, TimeUnit.SECONDS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}
+			List<ExtendReply> replies = new ArrayList<>();
+			for (LeaseReset reset : resets) {
+				this.renewedKeys.add(reset.key());
+				if (this.notOwned.contains(reset.key())) {
+					replies.add(NotOwned.INSTANCE);
+				}
+				else if (this.unknownOnce.remove(reset.key())) {
+					replies.add(new Unknown(new IllegalStateException("no reply")));
+				}
+				else {
+					replies.add(delegate().extend(reset.key(), reset.owner(), reset.leaseMillis()));
+				}
+			}
+			return replies;
+		}
+
+	}
+
+}
