@@ -3,6 +3,10 @@ package io.github.distlock.core;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.github.distlock.store.Acquired;
+import io.github.distlock.store.FencingTokenReply;
+import io.github.distlock.store.LockStore;
+import io.github.distlock.store.Unknown;
 import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 
@@ -19,6 +23,15 @@ import org.jspecify.annotations.Nullable;
  * with a minimum hold time) is sent and its reply applied under {@link #lockLease()}, one
  * at a time: the last deadline set is that of the last command the store ran, so an
  * older, longer lease can never overwrite a newer, shorter one.
+ * <p>
+ * The fencing token may come with the acquisition or, from a store that issues it on read
+ * ({@link Acquired#TOKEN_ON_READ}), on the holder's first {@link #fencingToken} call: one
+ * owner-checked round trip, made once per hold (concurrent readers wait for it) and
+ * cached. Holds of a lock are disjoint in time, so a token issued during this hold is
+ * greater than every token of earlier holders and smaller than those of later ones.
+ * Callers that never read the token never pay for it. Observations, events and the
+ * actuator show the token only once it is known ({@link #knownFencingToken()}, 0 until
+ * then): they never issue one.
  */
 final class HeldLock {
 
@@ -32,7 +45,11 @@ final class HeldLock {
 
 	final String ownerToken;
 
-	final long fencingToken;
+	/** The fencing token, {@link Acquired#TOKEN_ON_READ} until issued. */
+	private volatile long fencingToken;
+
+	/** Held while the token is issued, so that it is issued once. */
+	private final ParkingLock tokenIssue;
 
 	final Thread owner;
 
@@ -94,6 +111,50 @@ final class HeldLock {
 		this.acquiredAtNanos = acquiredAtNanos;
 		this.deadlineNanos = acquiredAtNanos + leaseNanos;
 		this.leaseChange = new ParkingLock(entry.runtime);
+		this.tokenIssue = new ParkingLock(entry.runtime);
+	}
+
+	/**
+	 * The fencing token of this hold, issued by {@code store} on the first call if the
+	 * acquisition left it for the first read. A hold that ended (released, lost, or its
+	 * lease ran out) before its token was read gets none: 0, below every token, so a
+	 * resource accepting only greater tokens rejects it; a store answering that the owner
+	 * no longer holds the lock ends the hold as renewal would ({@code losses}).
+	 * @throws RuntimeException the store's failure when the outcome is unknown; a later
+	 * call asks again
+	 */
+	long fencingToken(LockStore store, LockLosses losses) {
+		long token = this.fencingToken;
+		if (token != Acquired.TOKEN_ON_READ) {
+			return token;
+		}
+		this.tokenIssue.lock();
+		try {
+			if (this.fencingToken != Acquired.TOKEN_ON_READ || !isHeld()) {
+				return this.fencingToken;
+			}
+			FencingTokenReply reply = store.issueFencingToken(this.entry.key, this.ownerToken);
+			if (reply instanceof Acquired issued) {
+				this.fencingToken = issued.fencingToken();
+				return issued.fencingToken();
+			}
+			if (reply instanceof Unknown unknown) {
+				throw unknown.cause();
+			}
+			losses.lost(this, "expired or owned by another instance when its fencing token was read");
+			return Acquired.TOKEN_ON_READ;
+		}
+		finally {
+			this.tokenIssue.unlock();
+		}
+	}
+
+	/**
+	 * The fencing token if it is known (came with the acquisition, or was read), else 0:
+	 * for observations, events and the actuator, which never issue one.
+	 */
+	long knownFencingToken() {
+		return this.fencingToken;
 	}
 
 	/**
