@@ -18,7 +18,13 @@ public interface LockHandle extends AutoCloseable {
 	 * A fencing token: strictly greater than every token handed out earlier for the same
 	 * lock id. Pass it to the resource you protect so that it can reject writes from a
 	 * holder whose lease ran out.
-	 * @return the fencing token
+	 * <p>
+	 * The Redis store issues it on the first call (one owner-checked round trip, then
+	 * cached), so that holders that never read it do not pay for it. A hold that ended
+	 * (released, lost, or its lease ran out) before its token was first read has none:
+	 * the answer is then 0, which is below every token, so a resource that accepts only
+	 * greater tokens rejects it.
+	 * @return the fencing token, or 0 as above
 	 */
 	long fencingToken();
 

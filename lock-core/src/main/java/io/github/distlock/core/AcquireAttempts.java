@@ -121,7 +121,8 @@ final class AcquireAttempts {
 				leaseStart);
 		this.releaser.holdAcquired(held);
 		if (logger.isDebugEnabled()) {
-			logger.debug("Acquired lock '" + LogSafe.text(entry.lockId) + "', fencing token " + fencingToken);
+			logger.debug("Acquired lock '" + LogSafe.text(entry.lockId) + "', fencing token "
+					+ ((fencingToken != Acquired.TOKEN_ON_READ) ? fencingToken : "on read"));
 		}
 		return new Attempt(held, -1);
 	}

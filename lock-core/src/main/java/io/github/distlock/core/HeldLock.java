@@ -3,6 +3,7 @@ package io.github.distlock.core;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.github.distlock.store.Acquired;
 import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 
@@ -19,6 +20,9 @@ import org.jspecify.annotations.Nullable;
  * with a minimum hold time) is sent and its reply applied under {@link #lockLease()}, one
  * at a time: the last deadline set is that of the last command the store ran, so an
  * older, longer lease can never overwrite a newer, shorter one.
+ * <p>
+ * The fencing token may be issued on the holder's first read: see
+ * {@link FencingTokenReads}.
  */
 final class HeldLock {
 
@@ -32,7 +36,8 @@ final class HeldLock {
 
 	final String ownerToken;
 
-	final long fencingToken;
+	/** The fencing token, {@link Acquired#TOKEN_ON_READ} until issued. */
+	private volatile long fencingToken;
 
 	final Thread owner;
 
@@ -64,9 +69,7 @@ final class HeldLock {
 	private volatile TaskPool.@Nullable Scheduled renewal;
 
 	/**
-	 * When the {@link RenewalSweep} is to renew it next
-	 * ({@link EngineRuntime#nanoTime()}), and for which renewal generation;
-	 * {@link Long#MAX_VALUE} when not in its hands.
+	 * When the {@link RenewalSweep} renews it, for which generation; MAX_VALUE: never.
 	 */
 	private long sweepDueNanos = Long.MAX_VALUE;
 
@@ -106,6 +109,19 @@ final class HeldLock {
 		this.acquiredAtNanos = acquiredAtNanos;
 		this.deadlineNanos = acquiredAtNanos + leaseNanos;
 		this.leaseChange = new ParkingLock(entry.runtime);
+	}
+
+	/**
+	 * The fencing token if it is known (came with the acquisition, or was read), else 0:
+	 * for observations, events and the actuator, which never issue one.
+	 */
+	long knownFencingToken() {
+		return this.fencingToken;
+	}
+
+	/** The token issued on the first read. Only under {@link #lockLease()}. */
+	void tokenIssued(long fencingToken) {
+		this.fencingToken = fencingToken;
 	}
 
 	/**
@@ -211,10 +227,7 @@ final class HeldLock {
 		return this.leaseChange.tryLock(Math.max(remainingNanos(), 0));
 	}
 
-	/**
-	 * Takes the right to set the lease if nobody has it now.
-	 * @return whether it was taken
-	 */
+	/** Takes the right to set the lease if nobody has it now, else answers false. */
 	boolean tryLockLeaseNow() {
 		return this.leaseChange.tryLock(0);
 	}
@@ -318,8 +331,7 @@ final class HeldLock {
 	}
 
 	/**
-	 * Whether the sweep renews it at some time (not when a renewal of its own is
-	 * scheduled, or in flight).
+	 * Whether the sweep is to renew it (not while a renewal is scheduled alone or sent).
 	 */
 	synchronized boolean sweepRenewalPending() {
 		return this.sweepDueNanos != Long.MAX_VALUE;

@@ -209,6 +209,11 @@ public class LockEngine implements NamedLockService, LockInspection, ManagedLock
 		return this.renewer.extend(held, leaseTime);
 	}
 
+	/** The fencing token of {@code held}, issued on its first read if need be. */
+	long fencingToken(HeldLock held) {
+		return FencingTokenReads.read(held, this.store, this.losses);
+	}
+
 	void release(HeldLock held, Duration minHoldTime) {
 		this.shutdown.release(() -> this.releaser.release(held, minHoldTime,
 				(failure) -> this.observer.released(held, failure), () -> this.entries.leave(held.entry)));

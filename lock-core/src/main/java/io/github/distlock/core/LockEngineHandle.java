@@ -30,7 +30,7 @@ final class LockEngineHandle implements LockHandle {
 
 	@Override
 	public long fencingToken() {
-		return this.held.fencingToken;
+		return this.engine.fencingToken(this.held);
 	}
 
 	@Override
@@ -62,7 +62,8 @@ final class LockEngineHandle implements LockHandle {
 
 	@Override
 	public String toString() {
-		return "LockHandle[" + LogSafe.text(lockId()) + ", token " + fencingToken() + ", "
+		long token = this.held.knownFencingToken();
+		return "LockHandle[" + LogSafe.text(lockId()) + ", token " + ((token != 0) ? token : "not read") + ", "
 				+ (isHeld() ? "held" : "not held") + "]";
 	}
 

@@ -213,7 +213,7 @@ final class LockEntries implements ReleaseListener {
 		for (LockEntry entry : this.entries.values()) {
 			HeldLock holder = entry.holder();
 			if (holder != null && holder.isHeld()) {
-				held.add(new HeldLockInfo(entry.lockId, holder.fencingToken,
+				held.add(new HeldLockInfo(entry.lockId, holder.knownFencingToken(),
 						wallNow.minusNanos(now - holder.acquiredAtNanos), Duration.ofNanos(holder.remainingNanos()),
 						holder.depth(), holder.autoRenewed, holder.renewalFailing, holder.name));
 			}

@@ -48,7 +48,7 @@ final class LockLosses {
 			held.entry.waiters.signalHead();
 			// Never on the thread that found the loss (a renewal thread, or the holder's
 			// in extend).
-			this.events.publish(new LostLock(held.entry.lockId, held.fencingToken, reason));
+			this.events.publish(new LostLock(held.entry.lockId, held.knownFencingToken(), reason));
 		}
 	}
 

@@ -103,7 +103,7 @@ final class LockObserver {
 		guardedRun(Failure.ACQUIRE_STOP, () -> {
 			context.setComplete(true);
 			if (held != null) {
-				context.setAcquired(held.fencingToken);
+				context.setAcquired(held.knownFencingToken());
 			}
 			observation.stop();
 		});
@@ -111,7 +111,7 @@ final class LockObserver {
 			// Started after the acquire scope closed: a sibling of the acquisition, not
 			// its child.
 			LockHoldObservationContext holdContext = new LockHoldObservationContext(lockId, lockName,
-					held.fencingToken);
+					held.knownFencingToken());
 			Observation hold = guarded(Failure.HOLD_START, () -> LockObservationDocumentation.LOCK_HOLD
 				.observation(this.holdConvention, DEFAULT_HOLD_CONVENTION, () -> holdContext, this.registry));
 			if (hold != null) {

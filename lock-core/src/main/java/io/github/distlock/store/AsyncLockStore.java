@@ -19,6 +19,11 @@ import java.util.function.Supplier;
  * A store that has no non-blocking client gets {@link #offloading}: its blocking methods
  * run on an executor of the caller's, so that the caller's thread is not blocked, though
  * a thread of that executor is, for one round trip.
+ * <p>
+ * Every {@link Acquired} reply of these operations carries its fencing token, never
+ * {@link Acquired#TOKEN_ON_READ}: a reactive holder reads its token without blocking, so
+ * it is issued with the acquisition ({@link #offloading} asks
+ * {@link LockStore#issueFencingToken} right after an acquire that left it out).
  */
 public interface AsyncLockStore {
 
@@ -61,7 +66,8 @@ public interface AsyncLockStore {
 
 			@Override
 			public CompletionStage<AcquireReply> acquire(String key, String owner, long leaseMillis, long waitMillis) {
-				return on(executor, () -> store.acquire(key, owner, leaseMillis, waitMillis));
+				return on(executor,
+						() -> withToken(store, key, owner, store.acquire(key, owner, leaseMillis, waitMillis)));
 			}
 
 			@Override
@@ -85,6 +91,23 @@ public interface AsyncLockStore {
 	 */
 	static AsyncLockStore direct(LockStore store) {
 		return offloading(store, Runnable::run);
+	}
+
+	/**
+	 * {@code reply}, with its token issued now if it was left for the first read: an
+	 * owner that no longer holds the lock by then is refused ({@link HeldByOther}, so the
+	 * caller tries again with a fresh owner token), an unknown outcome is {@link Unknown}
+	 * (the caller releases the owner token).
+	 */
+	private static AcquireReply withToken(LockStore store, String key, String owner, AcquireReply reply) {
+		if (!(reply instanceof Acquired acquired) || !acquired.tokenOnRead()) {
+			return reply;
+		}
+		FencingTokenReply issued = store.issueFencingToken(key, owner);
+		if (issued instanceof Unknown unknown) {
+			return unknown;
+		}
+		return (issued instanceof Acquired token) ? token : new HeldByOther(0);
 	}
 
 	private static <T> CompletionStage<T> on(Executor executor, Supplier<T> operation) {

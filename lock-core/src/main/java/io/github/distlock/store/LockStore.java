@@ -17,62 +17,23 @@ import org.jspecify.annotations.Nullable;
  * from the engine. Only the current owner token can hand over, release or extend a lock;
  * an operation with any other token changes nothing and answers {@link NotOwned}.
  * <p>
- * <b>Fencing tokens.</b> Every {@link Acquired} reply carries a fencing token strictly
- * greater than every token the store handed out before for the same key, also after the
- * lock expired, and also after the store forgot the key (a store derives tokens from a
- * clock that moves on faster than acquisitions happen, as the Redis store does with the
- * server's clock).
- * <p>
- * <b>Replays and late copies.</b> A client may send a command again when it did not see
- * the reply (Lettuce re-sends unanswered commands after a reconnect), and a command may
- * be applied after a later one sent on another connection. Each operation says what its
- * replay must answer: always what the first execution answered as far as the caller can
- * tell, so that a replay never leaves a lock nobody knows it holds, and never reports a
- * loss that did not happen. The store remembers the owners whose part in a lock ended —
- * that released it, handed it over, or were released while not holding it (a waiter
- * withdrawing, a clean-up) — in the lock's <em>receipt</em>: at least the last 16 of
- * them, for the fencing retention. A replayed release of such an owner answers
- * {@link Released}; an acquire of such an owner (a late copy of an attempt of an
- * acquisition that ended) changes nothing and answers {@link HeldByOther}. So a caller
- * ends the use of an owner token with a release, and never acquires with it again. Owner
- * tokens never contain a line break.
+ * <b>Fencing tokens, replays and late copies</b>: see the
+ * {@linkplain io.github.distlock.store package documentation}. An {@link Acquired} reply
+ * may carry {@link Acquired#TOKEN_ON_READ}: the token is then issued on the holder's
+ * first read, by {@link #issueFencingToken}. The store remembers the owners whose part in
+ * a lock ended in the lock's <em>receipt</em>: a replayed release of such an owner
+ * answers {@link Released}, an acquire of such an owner changes nothing and answers
+ * {@link HeldByOther}. So a caller ends the use of an owner token with a release, and
+ * never acquires with it again. Owner tokens never contain a line break.
  * <p>
  * <b>Failures</b> ({@link Unknown}): see the package documentation.
  * <p>
- * <b>Replication.</b> A store that copies its writes to replicas may be asked to count a
- * lock only once enough replicas acknowledged it, so that a failover to one of them keeps
- * it. Such a store answers {@link NotReplicated} to an acquire or hand-over whose write
- * was not acknowledged in time, after removing that write again (owner-checked): the lock
- * is not held, and the engine fails the acquisition with the reason instead of waiting on
- * (a replica that does not answer is an infrastructure failure, like a store that cannot
- * be reached). Releases never wait for replicas. A store asked to wait for them on lease
- * extensions too answers {@link Unknown} to one they did not acknowledge, so that the
- * holder does not count on a lease a failover could lose.
+ * <b>Replication</b> (a store waiting for replicas, answering {@link NotReplicated}): see
+ * the {@linkplain io.github.distlock.store package documentation}.
  * <p>
- * <b>Fair locks and grants.</b> A store that {@linkplain #supportsFairLocks() supports
- * fair locks} keeps, per lock, a queue of the owners that {@linkplain #acquireFair asked
- * fairly} and were refused, in arrival order, each entry living no longer than the wait
- * time its owner gave. A fair acquire never takes a lock past a queue with a live entry
- * ahead of it. Each queue entry records the lease its owner asked for. A release (or a
- * hand-over that releases) of a contended lock whose queue has a live entry does not free
- * the lock: it <em>grants</em> it to the head of the queue, setting that owner as holder
- * with the lease its entry records, and announces the grant with the fencing token it
- * computed for that owner, by the same rule as every acquisition (greater than every
- * token handed out before for the key):
- * {@link ReleaseListener#granted(String, String, long)}. The granted owner holds the lock
- * from then on, as long as one that acquired it itself; it may also claim it with its
- * next acquire (a waiter that missed the announcement does), which resets the lease and
- * answers {@link Acquired} with a still greater token. A granted owner that gave up
- * passes the lock on with its withdrawal; one that died keeps it for its lease, as a
- * holder that dies does. A release by an owner that does not hold the lock withdraws that
- * owner from the queue; a release by the holder withdraws its own entry too, before the
- * grant (an acquisition whose last attempt, made with no wait left, took the free lock
- * still has the entry of its earlier attempts), so a release never grants the lock back
- * to the owner letting it go. A store that grants ({@link #grantLeaseMillis()} &gt; 0)
- * queues waiters of the default mode in the same queue
- * ({@link #acquire(String, String, long, long)}), so that a release hands the lock to
- * another instance's waiter as a grant too; unlike fair ones, they pass nobody to a free
- * lock.
+ * <b>Fair locks and grants</b> (a store that {@linkplain #supportsFairLocks() supports
+ * fair locks} or {@linkplain #grantLeaseMillis() grants}): see the
+ * {@linkplain io.github.distlock.store package documentation}.
  * <p>
  * <b>Shared holds</b>: see {@link #acquireShared} and the package documentation.
  */
@@ -107,6 +68,25 @@ public interface LockStore {
 	 * waiting for replicas) or {@link Unknown}
 	 */
 	AcquireReply acquire(String key, String owner, long leaseMillis);
+
+	/**
+	 * Issues the fencing token of the lock for {@code owner} if it holds it
+	 * (exclusively), atomically: strictly greater than every token the store handed out
+	 * before for the key, the tokens of {@link Acquired} replies and grants included. For
+	 * a store whose {@link Acquired} replies may carry {@link Acquired#TOKEN_ON_READ};
+	 * holds of a key are disjoint in time, so tokens issued only to current owners still
+	 * increase from one holder to the next. Each call issues a new token (the engine asks
+	 * once per hold). A replay issues another, greater one.
+	 * @param key the lock's key
+	 * @param owner the owner token
+	 * @return {@link Acquired} with the token, {@link NotOwned} (the lease ran out, or
+	 * another owner holds the lock) or {@link Unknown}
+	 * @throws UnsupportedOperationException by default: a store whose replies always
+	 * carry a token never needs it
+	 */
+	default FencingTokenReply issueFencingToken(String key, String owner) {
+		throw new UnsupportedOperationException(getClass().getName() + " issues fencing tokens with every Acquired");
+	}
 
 	/**
 	 * {@link #acquire(String, String, long)} for an owner that waits on when refused

@@ -8,6 +8,7 @@ package io.github.distlock.store;
  *
  * @param cause what the store's client reported
  */
-public record Unknown(RuntimeException cause) implements AcquireReply, HandOverReply, ReleaseReply, ExtendReply {
+public record Unknown(
+		RuntimeException cause) implements AcquireReply, HandOverReply, ReleaseReply, ExtendReply, FencingTokenReply {
 
 }

@@ -348,8 +348,7 @@ public abstract class FairLockStoreContractTests {
 			// A claim (here without a wait, as an attempt at the deadline) resets the
 			// lease to the one asked for.
 			AcquireReply claim = this.store.acquire(this.key, waiter, LONG, 0);
-			assertThat(claim).isInstanceOfSatisfying(Acquired.class,
-					(acquired) -> assertThat(acquired.fencingToken()).isGreaterThan(grantToken));
+			assertThat(FencingTokens.read(this.store, this.key, waiter, claim)).isGreaterThan(grantToken);
 			assertThat(this.store.remainingLeaseMillis(this.key)).isGreaterThan(GRANT_LEASE_MILLIS);
 			assertThat(this.store.release(this.key, waiter)).isEqualTo(Released.INSTANCE);
 			assertThat(this.store.remainingLeaseMillis(this.key)).isEqualTo(-1);
@@ -509,9 +508,7 @@ public abstract class FairLockStoreContractTests {
 	}
 
 	private long acquired(String owner) {
-		AcquireReply reply = this.store.acquire(this.key, owner, LONG);
-		assertThat(reply).isInstanceOf(Acquired.class);
-		return ((Acquired) reply).fencingToken();
+		return FencingTokens.read(this.store, this.key, owner, this.store.acquire(this.key, owner, LONG));
 	}
 
 	private long acquiredFairly(String owner) {

@@ -41,6 +41,11 @@ public abstract class ForwardingLockStore implements LockStore {
 	}
 
 	@Override
+	public FencingTokenReply issueFencingToken(String key, String owner) {
+		return this.delegate.issueFencingToken(key, owner);
+	}
+
+	@Override
 	public AcquireReply acquire(String key, String owner, long leaseMillis, long waitMillis) {
 		return this.delegate.acquire(key, owner, leaseMillis, waitMillis);
 	}

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -70,8 +71,22 @@ public abstract class LockStoreContractTests {
 
 	@Test
 	void aFreeLockIsAcquiredWithAPositiveFencingToken() {
-		assertThat(this.store.acquire(this.key, owner(), LONG_LEASE)).isInstanceOfSatisfying(Acquired.class,
-				(acquired) -> assertThat(acquired.fencingToken()).isPositive());
+		assertThat(acquired(owner(), LONG_LEASE)).isPositive();
+	}
+
+	@Test
+	void aTokenLeftForTheReadIsIssuedToTheHolderOnlyAndIncreases() {
+		String holder = owner();
+		AcquireReply reply = this.store.acquire(this.key, holder, LONG_LEASE);
+		assertThat(reply).isInstanceOf(Acquired.class);
+		Assumptions.assumeTrue(((Acquired) reply).tokenOnRead(), "the store issues tokens with every acquisition");
+		long first = FencingTokens.read(this.store, this.key, holder, reply);
+		assertThat(FencingTokens.read(this.store, this.key, holder, reply)).isGreaterThan(first);
+		assertThat(this.store.issueFencingToken(this.key, owner())).isEqualTo(NotOwned.INSTANCE);
+		assertThat(this.store.release(this.key, holder)).isEqualTo(Released.INSTANCE);
+		assertThat(this.store.issueFencingToken(this.key, holder)).isEqualTo(NotOwned.INSTANCE);
+		String next = owner();
+		assertThat(acquired(next, LONG_LEASE)).isGreaterThan(first);
 	}
 
 	@Test
@@ -515,9 +530,7 @@ public abstract class LockStoreContractTests {
 	}
 
 	private long acquired(String owner, long leaseMillis) {
-		AcquireReply reply = this.store.acquire(this.key, owner, leaseMillis);
-		assertThat(reply).isInstanceOf(Acquired.class);
-		return ((Acquired) reply).fencingToken();
+		return FencingTokens.read(this.store, this.key, owner, this.store.acquire(this.key, owner, leaseMillis));
 	}
 
 	private void refused(String owner) {
@@ -526,8 +539,7 @@ public abstract class LockStoreContractTests {
 
 	private long handedOver(String owner, String newOwner) {
 		HandOverReply reply = this.store.handOver(this.key, owner, newOwner, LONG_LEASE, true);
-		assertThat(reply).isInstanceOf(Acquired.class);
-		return ((Acquired) reply).fencingToken();
+		return FencingTokens.read(this.store, this.key, newOwner, reply);
 	}
 
 	private ReleaseNotifications activeSubscription(BlockingQueue<String> released) {

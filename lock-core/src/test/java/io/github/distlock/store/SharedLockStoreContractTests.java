@@ -70,8 +70,9 @@ public abstract class SharedLockStoreContractTests {
 		long token = acquired(reader, READ, LONG);
 		assertThat(this.store.release(this.key, reader)).isEqualTo(Released.INSTANCE);
 		assertThat(this.store.remainingLeaseMillis(this.key)).isEqualTo(-1);
-		assertThat(this.store.acquire(this.key, owner(), LONG)).isInstanceOfSatisfying(Acquired.class,
-				(acquired) -> assertThat(acquired.fencingToken()).isGreaterThan(token));
+		String writer = owner();
+		assertThat(FencingTokens.read(this.store, this.key, writer, this.store.acquire(this.key, writer, LONG)))
+			.isGreaterThan(token);
 	}
 
 	@Test

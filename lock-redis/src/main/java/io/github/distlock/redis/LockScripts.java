@@ -13,8 +13,14 @@ import org.springframework.data.redis.core.script.RedisScript;
  * key's TTL.
  * <p>
  * Fencing key value: the last token handed out for the lock, kept for the fencing
- * retention after the last acquisition (not after the last lease: a lock renewed for
- * longer than the retention outlives its fencing key). The next token is
+ * retention after it was handed out (not after the last lease: a lock renewed for longer
+ * than the retention outlives its fencing key). A fresh acquisition by {@link #ACQUIRE}
+ * (and {@link QueueScripts#ACQUIRE_QUEUED}) hands out no token unless asked to: it
+ * answers 0, and the holder that reads its token asks {@link #ISSUE_FENCING_TOKEN},
+ * owner-checked, so the uncontended cycle of a caller that never reads it runs no
+ * {@code TIME} and does not touch (or leave) the fencing key. Holds are disjoint in time
+ * and every token is issued during its owner's hold, so the order of the tokens is still
+ * that of the holds. The next token is
  * {@code max(server time in microseconds, last + 1)}: strictly increasing while the
  * fencing key lives, and still increasing after it expired, because the server clock has
  * moved on by more than the number of acquisitions in between (unless it stepped back by
@@ -65,12 +71,14 @@ final class LockScripts {
 	 * receipt for {@code ttl} ms. Owner tokens never contain a line break.
 	 */
 	static final String RECEIPT = """
-			local function listed(receipt, line)
-			  local list = redis.call('get', receipt)
+			local function listed(list, line)
 			  return list and string.find('\\n' .. list .. '\\n', '\\n' .. line .. '\\n', 1, true) ~= nil
 			end
-			local function released(receipt, owner) return listed(receipt, owner) end
-			local function ended(receipt, owner) return listed(receipt, owner) or listed(receipt, '~' .. owner) end
+			local function released(receipt, owner) return listed(redis.call('get', receipt), owner) end
+			local function ended(receipt, owner)
+			  local list = redis.call('get', receipt)
+			  return listed(list, owner) or listed(list, '~' .. owner)
+			end
 			local function note_ended(receipt, ttl, line)
 			  local owner = string.sub(line, 1, 1) == '~' and string.sub(line, 2) or line
 			  local list = line
@@ -104,20 +112,52 @@ final class LockScripts {
 				""".formatted(receipt);
 	}
 
-	/** Sets KEYS[2] to the next fencing token and leaves it in local {@code token}. */
-	static final String NEXT_FENCING_TOKEN = """
-			local now = redis.call('time')
-			local token = tonumber(now[1]) * 1000000 + tonumber(now[2])
-			local last = tonumber(redis.call('get', KEYS[2]))
-			if last and last >= token then token = last + 1 end
-			redis.call('set', KEYS[2], string.format('%.0f', token), 'px', ARGV[3])
-			""";
+	/**
+	 * Sets KEYS[2] to the next fencing token, kept for ARGV[3] ms, and leaves it in local
+	 * {@code token}.
+	 */
+	static final String NEXT_FENCING_TOKEN = nextFencingToken("ARGV[3]");
 
 	/**
-	 * KEYS: lock, fence, receipt. ARGV: owner, lease ms, fence retention ms. Returns the
-	 * fencing token (&gt; 0) when acquired; otherwise {@code -1 - remaining ms} of the
-	 * current holder's lease, after flagging the lock as contended. An owner whose part
-	 * in the lock ended (a late copy) is refused and changes nothing.
+	 * {@link #NEXT_FENCING_TOKEN} with the fencing key kept for {@code retention} ms (a
+	 * Lua expression).
+	 */
+	static String nextFencingToken(String retention) {
+		return """
+				local now = redis.call('time')
+				local token = tonumber(now[1]) * 1000000 + tonumber(now[2])
+				local last = tonumber(redis.call('get', KEYS[2]))
+				if last and last >= token then token = last + 1 end
+				redis.call('set', KEYS[2], string.format('%%.0f', token), 'px', %s)
+				""".formatted(retention);
+	}
+
+	/**
+	 * Answers 0 from a fresh acquisition unless ARGV[{@code issueNow}] is "1": the token
+	 * is then issued on read ({@link #ISSUE_FENCING_TOKEN}).
+	 */
+	static String tokenOnReadUnless(int issueNow) {
+		return "  if ARGV[%d] ~= '1' then return 0 end\n".formatted(issueNow);
+	}
+
+	/**
+	 * KEYS: lock, fence. ARGV: owner, fence retention ms. Issues the next fencing token
+	 * (&gt; 0) if the owner holds the lock (exclusively), keeping it in the fencing key
+	 * for the retention; 0 if it does not. A replay issues another, greater token.
+	 */
+	static final RedisScript<Long> ISSUE_FENCING_TOKEN = RedisScript.of(OWNS + """
+			if not owns(redis.call('get', KEYS[1]), ARGV[1]) then return 0 end
+			""" + nextFencingToken("ARGV[2]") + """
+			return token
+			""", Long.class);
+
+	/**
+	 * KEYS: lock, fence, receipt. ARGV: owner, lease ms, fence retention ms, "1" to issue
+	 * the token of a fresh acquisition now. Returns the fencing token (&gt; 0) when
+	 * acquired (0 for a fresh acquisition whose token is issued on read); otherwise
+	 * {@code -1 - remaining ms} of the current holder's lease, after flagging the lock as
+	 * contended. An owner whose part in the lock ended (a late copy) is refused and
+	 * changes nothing.
 	 * <p>
 	 * Finding our own token means the lock was granted to this acquisition (whose owner
 	 * token is the same for all its attempts, see {@link QueueScripts#ACQUIRE_QUEUED}),
@@ -132,7 +172,7 @@ final class LockScripts {
 	 */
 	static final RedisScript<Long> ACQUIRE = RedisScript.of(OWNS + RECEIPT + refuseEnded("KEYS[3]") + """
 			if redis.call('set', KEYS[1], ARGV[1], 'nx', 'px', ARGV[2]) then
-			""" + NEXT_FENCING_TOKEN + """
+			""" + tokenOnReadUnless(4) + NEXT_FENCING_TOKEN + """
 			  return token
 			end
 			local current = redis.call('get', KEYS[1])

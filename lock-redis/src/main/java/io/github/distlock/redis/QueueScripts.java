@@ -117,15 +117,16 @@ final class QueueScripts {
 
 	/**
 	 * KEYS: lock, fence, queue, waiting, receipt. ARGV: owner, lease ms, fence retention
-	 * ms, wait ms (&gt; 0). {@link LockScripts#ACQUIRE} for the local head waiter of an
-	 * instance that waits on (default, unfair mode): a free lock is taken at once whoever
-	 * is queued (its queue entry of an earlier attempt, if any, withdrawn, and the lock
-	 * flagged contended while others are queued, so that its release grants it on), a
-	 * lock granted to the owner is claimed as {@link LockScripts#ACQUIRE} claims it; a
-	 * lock held by another owner is flagged contended and the owner queued at the end of
-	 * the fair queue for ARGV[4] ms (keeping its place if it is queued), so that the
-	 * holder's release grants it the lock, with the lease asked for. An owner whose part
-	 * in the lock ended (a late copy) is refused and changes nothing. Returns as
+	 * ms, wait ms (&gt; 0), "1" to issue the token of a fresh acquisition now (else it
+	 * answers 0: issued on read). {@link LockScripts#ACQUIRE} for the local head waiter
+	 * of an instance that waits on (default, unfair mode): a free lock is taken at once
+	 * whoever is queued (its queue entry of an earlier attempt, if any, withdrawn, and
+	 * the lock flagged contended while others are queued, so that its release grants it
+	 * on), a lock granted to the owner is claimed as {@link LockScripts#ACQUIRE} claims
+	 * it; a lock held by another owner is flagged contended and the owner queued at the
+	 * end of the fair queue for ARGV[4] ms (keeping its place if it is queued), so that
+	 * the holder's release grants it the lock, with the lease asked for. An owner whose
+	 * part in the lock ended (a late copy) is refused and changes nothing. Returns as
 	 * {@link LockScripts#ACQUIRE} does.
 	 */
 	static final RedisScript<Long> ACQUIRE_QUEUED = RedisScript
@@ -141,7 +142,7 @@ final class QueueScripts {
 				if redis.call('set', KEYS[1], ARGV[1], 'nx', 'px', ARGV[2]) then
 				  redis.call('hdel', KEYS[4], ARGV[1])
 				  if redis.call('exists', KEYS[3]) == 1 then redis.call('append', KEYS[1], '+') end
-				""" + LockScripts.NEXT_FENCING_TOKEN + """
+				""" + LockScripts.tokenOnReadUnless(5) + LockScripts.NEXT_FENCING_TOKEN + """
 				  return token
 				end
 				local current = redis.call('get', KEYS[1])

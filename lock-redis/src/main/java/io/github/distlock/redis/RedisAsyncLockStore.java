@@ -19,8 +19,10 @@ import io.github.distlock.store.Released;
  * connection: the same scripts with the same keys and arguments as the store's blocking
  * methods ({@link RedisLockCommands} builds both), sent through Lettuce's asynchronous
  * API ({@link LockScriptRunner#runAsync}), their replies read as the store reads them
- * ({@link ScriptReplies}). Until the shared connection is open, the first command opens
- * it on a thread of the caller's executor (connecting blocks).
+ * ({@link ScriptReplies}), except that acquisitions always issue their fencing token
+ * (reactive holders read it without a round trip, see {@link AsyncLockStore}). Until the
+ * shared connection is open, the first command opens it on a thread of the caller's
+ * executor (connecting blocks).
  * <p>
  * Only without replicas waited for: {@code WAIT} runs on dedicated connections that
  * block, so a store that waits for replicas offloads its blocking methods instead
@@ -55,8 +57,8 @@ final class RedisAsyncLockStore implements AsyncLockStore {
 	@Override
 	public CompletionStage<AcquireReply> acquire(String key, String owner, long leaseMillis, long waitMillis) {
 		RedisLockCommands.ScriptCall call = (waitMillis > 0)
-				? this.commands.acquireQueuedCall(key, owner, leaseMillis, waitMillis)
-				: this.commands.acquireCall(key, owner, leaseMillis);
+				? this.commands.acquireQueuedCall(key, owner, leaseMillis, waitMillis, true)
+				: this.commands.acquireCall(key, owner, leaseMillis, true);
 		return run(call, ScriptReplies::acquireReply);
 	}
 

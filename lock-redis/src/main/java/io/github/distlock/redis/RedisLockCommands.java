@@ -12,9 +12,12 @@ import org.springframework.data.redis.core.script.RedisScript;
  * The Redis round trips of the lock, one method per script, on a
  * {@link StringRedisTemplate}'s Redis (the scripts run as {@link LockScriptRunner} says).
  * Knows keys and arguments, nothing about local state. A release costs one round trip and
- * one script, which also writes the release receipt (one {@code SET} more inside it). On
- * a Redis Cluster ({@code sharded}) releases are announced on each lock's own shard
- * channel, elsewhere on the one release channel.
+ * one script, which also writes the release receipt (one {@code SET} more inside it). A
+ * fresh acquisition issues its fencing token only when the commands were built to do so
+ * (or the call asks: the reactive API); otherwise the token costs a round trip of its own
+ * ({@link #issueFencingToken}), paid only by the holders that read it. On a Redis Cluster
+ * ({@code sharded}) releases are announced on each lock's own shard channel, elsewhere on
+ * the one release channel.
  */
 final class RedisLockCommands {
 
@@ -32,6 +35,9 @@ final class RedisLockCommands {
 	 * release.
 	 */
 	private final String fencingRetentionMillis;
+
+	/** "1" when fresh acquisitions issue their token, "0" when it is issued on read. */
+	private final String issueNow;
 
 	/** The lease of a grant to a queue entry that records none: see below. */
 	private final String grantLeaseMillis = Long.toString(GRANT_LEASE_MILLIS);
@@ -63,6 +69,17 @@ final class RedisLockCommands {
 	 * shard channel (Redis Cluster) instead of {@code PUBLISH} on {@code releaseChannel}
 	 */
 	RedisLockCommands(StringRedisTemplate redis, String releaseChannel, long fencingRetentionMillis, boolean sharded) {
+		this(redis, releaseChannel, fencingRetentionMillis, sharded, false);
+	}
+
+	/**
+	 * @param tokensOnRead whether {@link #acquire(String, String, long)} and
+	 * {@link #acquireQueued} leave the token of a fresh acquisition for the first read
+	 * ({@link #issueFencingToken}), answering 0
+	 */
+	RedisLockCommands(StringRedisTemplate redis, String releaseChannel, long fencingRetentionMillis, boolean sharded,
+			boolean tokensOnRead) {
+		this.issueNow = tokensOnRead ? "0" : "1";
 		this.redis = redis;
 		this.scripts = LockScriptRunner.of(redis);
 		this.releaseChannel = releaseChannel;
@@ -71,11 +88,19 @@ final class RedisLockCommands {
 	}
 
 	/**
-	 * @return the fencing token (&gt; 0), or {@code -1 - remaining lease ms} of the
-	 * holder
+	 * @return the fencing token (&gt; 0), 0 when acquired with the token issued on read,
+	 * or {@code -1 - remaining lease ms} of the holder
 	 */
 	long acquire(String key, String owner, long leaseMillis) {
-		return run(acquireCall(key, owner, leaseMillis));
+		return run(acquireCall(key, owner, leaseMillis, false));
+	}
+
+	/**
+	 * @return the next fencing token (&gt; 0) if {@code owner} holds the lock, else 0
+	 */
+	long issueFencingToken(String key, String owner) {
+		return run(new ScriptCall(LockScripts.ISSUE_FENCING_TOKEN, List.of(key, LockKeys.fenceKey(key)),
+				List.of(owner, this.fencingRetentionMillis)));
 	}
 
 	/**
@@ -84,7 +109,7 @@ final class RedisLockCommands {
 	 */
 	ReplicaAcknowledgedWrites.Written acquire(ReplicaAcknowledgedWrites replicated, String key, String owner,
 			long leaseMillis) {
-		return replicated.write(acquireCall(key, owner, leaseMillis), (reply) -> reply > 0);
+		return replicated.write(acquireCall(key, owner, leaseMillis, false), (reply) -> reply >= 0);
 	}
 
 	/**
@@ -94,19 +119,27 @@ final class RedisLockCommands {
 	 * holder
 	 */
 	long acquireQueued(String key, String owner, long leaseMillis, long waitMillis) {
-		return run(acquireQueuedCall(key, owner, leaseMillis, waitMillis));
+		return run(acquireQueuedCall(key, owner, leaseMillis, waitMillis, false));
 	}
 
-	ScriptCall acquireQueuedCall(String key, String owner, long leaseMillis, long waitMillis) {
+	/**
+	 * @param issueNow whether a fresh acquisition issues its token whatever the commands'
+	 * setting (the reactive API, whose holders read it without blocking)
+	 */
+	ScriptCall acquireQueuedCall(String key, String owner, long leaseMillis, long waitMillis, boolean issueNow) {
 		return new ScriptCall(QueueScripts.ACQUIRE_QUEUED,
 				List.of(key, LockKeys.fenceKey(key), LockKeys.queueKey(key), LockKeys.waitingKey(key),
 						LockKeys.receiptKey(key)),
-				List.of(owner, Long.toString(leaseMillis), this.fencingRetentionMillis, Long.toString(waitMillis)));
+				List.of(owner, Long.toString(leaseMillis), this.fencingRetentionMillis, Long.toString(waitMillis),
+						issueNow ? "1" : this.issueNow));
 	}
 
-	ScriptCall acquireCall(String key, String owner, long leaseMillis) {
-		return new ScriptCall(LockScripts.ACQUIRE, List.of(key, LockKeys.fenceKey(key), LockKeys.receiptKey(key)),
-				List.of(owner, Long.toString(leaseMillis), this.fencingRetentionMillis));
+	/**
+	 * @param issueNow as in {@link #acquireQueuedCall}
+	 */
+	ScriptCall acquireCall(String key, String owner, long leaseMillis, boolean issueNow) {
+		return new ScriptCall(LockScripts.ACQUIRE, List.of(key, LockKeys.fenceKey(key), LockKeys.receiptKey(key)), List
+			.of(owner, Long.toString(leaseMillis), this.fencingRetentionMillis, issueNow ? "1" : this.issueNow));
 	}
 
 	/**

@@ -5,9 +5,11 @@ import java.util.List;
 import java.util.concurrent.Executor;
 
 import io.github.distlock.store.AcquireReply;
+import io.github.distlock.store.Acquired;
 import io.github.distlock.store.AsyncLockStore;
 import io.github.distlock.store.ExtendReply;
 import io.github.distlock.store.Extended;
+import io.github.distlock.store.FencingTokenReply;
 import io.github.distlock.store.HandOverReply;
 import io.github.distlock.store.LeaseReset;
 import io.github.distlock.store.LockStore;
@@ -40,12 +42,12 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * shard of the lock and the instances waiting for it. Fencing tokens come from the
  * server's clock ({@code max(TIME in microseconds, last + 1)}).
  * <p>
- * A command fails with {@link Unknown} when Redis cannot be reached, times out, answers
- * an error meaning it cannot write for now
- * ({@code LOADING BUSY READONLY MASTERDOWN TRYAGAIN CLUSTERDOWN
- * OOM}, and {@code UNBLOCKED} for a {@code WAIT} cut short by a failover), or when the
- * calling thread was interrupted while waiting for the reply; any other failure (for
- * example an ACL's {@code NOPERM}) is thrown as Spring's {@code DataAccessException}.
+ * A command fails with {@link Unknown} when its outcome is unknown (see
+ * {@link RedisFailures}); any other failure (for example an ACL's {@code NOPERM}) is
+ * thrown as Spring's {@code DataAccessException}.
+ * <p>
+ * Without replicas waited for, a fresh acquisition issues no fencing token: the holder
+ * that reads it asks {@link #issueFencingToken} (see {@link LockScripts}).
  * <p>
  * With {@code minReplicas} above 0 an acquire or hand-over that wrote a new owner is
  * followed by {@code WAIT minReplicas timeout} on the connection that ran the script (see
@@ -56,9 +58,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  */
 public final class RedisLockStore implements LockStore, AutoCloseable {
 
-	/**
-	 * Lock id and owner of {@link #verify()}: owner tokens are hexadecimal, never this.
-	 */
+	/** Lock id and owner of {@link #verify()}: owner tokens are hexadecimal. */
 	private static final String PROBE_LOCK_ID = "distlock.script-probe";
 
 	private static final String PROBE_OWNER = "probe";
@@ -87,7 +87,7 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 	 */
 	public RedisLockStore(StringRedisTemplate redis, RedisLockSettings settings) {
 		this(redis, settings.keyPrefix(), settings.fencingRetention(), ReplicaAcknowledgedWrites.of(redis, settings),
-				settings.replicatedRenewals());
+				settings.replicatedRenewals(), true);
 	}
 
 	/**
@@ -99,11 +99,16 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 	 * last acquisition, at least 1 ms
 	 */
 	public RedisLockStore(StringRedisTemplate redis, String keyPrefix, Duration fencingRetention) {
-		this(redis, keyPrefix, fencingRetention, null, false);
+		this(redis, keyPrefix, fencingRetention, null, false, true);
+	}
+
+	/** A quorum node's store: its acquisitions issue their token at once. */
+	static RedisLockStore quorumNode(StringRedisTemplate redis, String keyPrefix, Duration fencingRetention) {
+		return new RedisLockStore(redis, keyPrefix, fencingRetention, null, false, false);
 	}
 
 	private RedisLockStore(StringRedisTemplate redis, String keyPrefix, Duration fencingRetention,
-			@Nullable ReplicaAcknowledgedWrites replicated, boolean replicatedRenewals) {
+			@Nullable ReplicaAcknowledgedWrites replicated, boolean replicatedRenewals, boolean tokensOnRead) {
 		if (redis == null) {
 			throw new IllegalArgumentException("redis must not be null");
 		}
@@ -118,7 +123,7 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 		this.keys = new LockKeys(keyPrefix);
 		this.sharded = RedisReleaseNotifications.sharded(redis.getRequiredConnectionFactory());
 		this.commands = new RedisLockCommands(redis, this.keys.releaseChannel(), fencingRetention.toMillis(),
-				this.sharded);
+				this.sharded, tokensOnRead && replicated == null);
 		this.replicated = (replicated != null) ? new ReplicaAcknowledgedReplies(replicated, this.commands) : null;
 		this.renewals = new RedisLeaseRenewals(this.commands, replicatedRenewals ? this.replicated : null,
 				this.sharded);
@@ -136,6 +141,20 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 		}
 		try {
 			return ScriptReplies.acquireReply(this.commands.acquire(key, owner, leaseMillis));
+		}
+		catch (RuntimeException ex) {
+			return ScriptReplies.unknownOrThrow(ex);
+		}
+	}
+
+	/**
+	 * {@inheritDoc} One owner-checked script ({@link LockScripts#ISSUE_FENCING_TOKEN}).
+	 */
+	@Override
+	public FencingTokenReply issueFencingToken(String key, String owner) {
+		try {
+			long token = this.commands.issueFencingToken(key, owner);
+			return (token > 0) ? new Acquired(token) : NotOwned.INSTANCE;
 		}
 		catch (RuntimeException ex) {
 			return ScriptReplies.unknownOrThrow(ex);
@@ -170,12 +189,7 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 		return this.replicated == null;
 	}
 
-	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * 2 s: longer than a fair waiter's fallback re-check, so that a lost grant
-	 * announcement does not lose the grant.
-	 */
+	/** {@inheritDoc} 2 s: longer than a fair waiter's fallback re-check. */
 	@Override
 	public long grantLeaseMillis() {
 		return supportsFairLocks() ? RedisLockCommands.GRANT_LEASE_MILLIS : 0;
@@ -257,12 +271,8 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 	}
 
 	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * With replicated renewals, a lease reset that too few replicas acknowledged answers
-	 * {@link Unknown}: the promoted replica of a failover could still have the shorter
-	 * lease, so the holder must not count on the longer one (the engine counts a failed
-	 * renewal and tries again until the lease it has runs out).
+	 * {@inheritDoc} With replicated renewals, a lease reset too few replicas acknowledged
+	 * answers {@link Unknown}: a promoted replica could still have the shorter lease.
 	 */
 	@Override
 	public ExtendReply extend(String key, String owner, long leaseMillis) {
@@ -282,11 +292,8 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 	}
 
 	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * One {@code PTTL}. A lock key without expiry was not written by this store (every
-	 * script sets a lease), for example one set by hand: it is held, and never runs out
-	 * by itself, so the answer is {@link Long#MAX_VALUE}.
+	 * {@inheritDoc} One {@code PTTL}. A lock key without expiry was not written by this
+	 * store (set by hand?): held, never running out, {@link Long#MAX_VALUE}.
 	 */
 	@Override
 	public long remainingLeaseMillis(String key) {
@@ -298,11 +305,9 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 	}
 
 	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * Runs the release script on the key of the lock id {@value #PROBE_LOCK_ID} with an
-	 * owner no token can be: one round trip that needs {@code EVALSHA} (or {@code EVAL}),
-	 * the key prefix and the release channel.
+	 * {@inheritDoc} Runs the release script on the key of lock id {@value #PROBE_LOCK_ID}
+	 * with an owner no token can be: needs {@code EVALSHA} (or {@code EVAL}), the key
+	 * prefix and the release channel.
 	 * @throws org.springframework.dao.DataAccessException when the script cannot run
 	 */
 	@Override
@@ -311,13 +316,9 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 	}
 
 	/**
-	 * {@inheritDoc}
-	 * <p>
-	 * Each call opens its own subscription to the release channel on a dedicated
-	 * connection, when the first waiter asks for it
-	 * ({@link ReleaseNotifications#ensureActive}); the listener runs on Lettuce's I/O
-	 * thread. With clients other than Lettuce no subscription is made and
-	 * {@code ensureActive} answers {@code false}.
+	 * {@inheritDoc} Each call subscribes on a dedicated connection when the first waiter
+	 * asks ({@link ReleaseNotifications#ensureActive}); the listener runs on Lettuce's
+	 * I/O thread. With other clients nothing is subscribed ({@code ensureActive}: false).
 	 */
 	@Override
 	public ReleaseNotifications subscribe(ReleaseListener listener) {

@@ -10,7 +10,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The members of a {@link QuorumLockStore} on Redis nodes: on each, the single-Redis
- * store ({@link RedisLockStore}) and its fencing records
+ * store ({@link RedisLockStore}, issuing the fencing token of every acquisition: the
+ * quorum's fence records the largest of them) and its fencing records
  * ({@link RedisQuorumFenceRecords}).
  */
 final class RedisQuorumMembers {
@@ -27,7 +28,7 @@ final class RedisQuorumMembers {
 		}
 		List<Member> members = new ArrayList<>();
 		for (Node node : nodes) {
-			members.add(new Member(node.name(), new RedisLockStore(node.redis(), keyPrefix, fencingRetention),
+			members.add(new Member(node.name(), RedisLockStore.quorumNode(node.redis(), keyPrefix, fencingRetention),
 					new RedisQuorumFenceRecords(node.redis(), keyPrefix, fencingRetention.toMillis())));
 		}
 		return members;

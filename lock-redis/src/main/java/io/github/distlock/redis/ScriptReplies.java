@@ -33,10 +33,14 @@ final class ScriptReplies {
 	}
 
 	/**
-	 * The reply to an acquire script: {@code reply} is the fencing token (&gt; 0) or
-	 * {@code -1 - remaining lease ms} of the holder.
+	 * The reply to an acquire script: {@code reply} is the fencing token (&gt; 0), 0 when
+	 * acquired with the token issued on read, or {@code -1 - remaining lease ms} of the
+	 * holder.
 	 */
 	static AcquireReply acquireReply(long reply) {
+		if (reply == 0) {
+			return Acquired.TOKEN_ISSUED_ON_READ;
+		}
 		return (reply > 0) ? new Acquired(reply) : new HeldByOther(Math.max(0, -1 - reply));
 	}
 

@@ -60,8 +60,11 @@ class HostileKeyTests {
 		try {
 			for (String id : HOSTILE_IDS) {
 				// Every id is still free: no earlier, different id took its key.
-				held.add(holder.tryLock(id, Duration.ZERO, null)
-					.orElseThrow(() -> new AssertionError("'" + LogSafe.text(id) + "' was locked by another id")));
+				LockHandle handle = holder.tryLock(id, Duration.ZERO, null)
+					.orElseThrow(() -> new AssertionError("'" + LogSafe.text(id) + "' was locked by another id"));
+				held.add(handle);
+				// Read: the token is issued now, writing the fence key.
+				assertThat(handle.fencingToken()).isPositive();
 				assertThat(other.tryLock(id, Duration.ZERO, null)).as("'%s' locked", LogSafe.text(id)).isEmpty();
 			}
 			List<String> keys = redis.keys("distlock:*");

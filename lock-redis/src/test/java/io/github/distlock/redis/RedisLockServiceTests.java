@@ -310,6 +310,9 @@ class RedisLockServiceTests {
 	void keysCarryThePrefixAndAHashTagNoInputCanChoose() {
 		RedisLockService service = this.clients.newService(RedisLockSettings.defaults().withKeyPrefix("app:locks:"));
 		try (LockHandle handle = service.lock("stock:{apple}", Duration.ZERO)) {
+			// The fencing key is written when the token is first read.
+			assertThat(redis.keys("*")).containsExactly("app:locks:{stock:%7Bapple%7D}");
+			assertThat(handle.fencingToken()).isPositive();
 			assertThat(redis.keys("*")).containsExactlyInAnyOrder("app:locks:{stock:%7Bapple%7D}",
 					"app:locks:{stock:%7Bapple%7D}:fence");
 		}
@@ -515,9 +518,11 @@ class RedisLockServiceTests {
 		assertThat(other.remainingLease("described")).isEmpty();
 		try (LockHandle outer = service.lock("described", Duration.ZERO);
 				LockHandle inner = service.lock("described", Duration.ZERO)) {
+			// Shown once read (issued on the first read).
+			long token = outer.fencingToken();
 			assertThat(service.heldLocks()).singleElement().satisfies((info) -> {
 				assertThat(info.lockId()).isEqualTo("described");
-				assertThat(info.fencingToken()).isEqualTo(outer.fencingToken());
+				assertThat(info.fencingToken()).isEqualTo(token);
 				assertThat(info.depth()).isEqualTo(2);
 				assertThat(info.autoRenewed()).isTrue();
 				assertThat(info.renewalFailing()).isFalse();

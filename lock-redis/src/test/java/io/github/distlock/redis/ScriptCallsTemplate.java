@@ -41,8 +41,9 @@ final class ScriptCallsTemplate extends StringRedisTemplate {
 		RedisScript<Long> script = lockScript.call().script();
 		String key = lockScript.call().keys().get(0);
 		List<String> args = lockScript.call().args();
+		// 0: acquired, its token left for the first read.
 		if ((script == LockScripts.ACQUIRE || script == QueueScripts.ACQUIRE_QUEUED) && reply instanceof Long token
-				&& token > 0) {
+				&& token >= 0) {
 			this.owners.put(key, args.get(0));
 		}
 		if (script == LockScripts.EXPIRE && Thread.currentThread().getName().startsWith("distlock-renewal")) {
