@@ -75,7 +75,7 @@ final class HeldLock {
 
 	private int sweepDueGeneration;
 
-	/** Whether it is in the {@link RenewalSweep}'s list. */
+	/** Whether it is in the {@link RenewalSweep}'s list (until it is no longer held). */
 	private boolean swept;
 
 	/** Whether the last renewal attempt failed (and the lease is running out). */
@@ -306,9 +306,7 @@ final class HeldLock {
 	}
 
 	/**
-	 * The {@link RenewalSweep} is to renew it at {@code dueNanos}, for the lease of
-	 * {@code generation}.
-	 * @return whether it has yet to be added to the sweep's list
+	 * The sweep renews it at {@code dueNanos}; true if it is not in the sweep's list yet.
 	 */
 	synchronized boolean sweepDue(long dueNanos, int generation) {
 		this.sweepDueNanos = dueNanos;
@@ -318,10 +316,7 @@ final class HeldLock {
 		return added;
 	}
 
-	/**
-	 * Takes its renewal out of the sweep's hands when due by {@code horizonNanos}.
-	 * @return the renewal generation it is due for, or -1 when not due
-	 */
+	/** Takes its renewal when due by {@code horizonNanos}: its generation, or -1. */
 	synchronized int claimSweepRenewal(long horizonNanos) {
 		if (this.sweepDueNanos == Long.MAX_VALUE || this.sweepDueNanos - horizonNanos > 0) {
 			return -1;
@@ -335,12 +330,6 @@ final class HeldLock {
 	 */
 	synchronized boolean sweepRenewalPending() {
 		return this.sweepDueNanos != Long.MAX_VALUE;
-	}
-
-	/** It left the sweep's list (released or lost). */
-	synchronized void leftSweep() {
-		this.swept = false;
-		this.sweepDueNanos = Long.MAX_VALUE;
 	}
 
 	private void cancelRenewal() {

@@ -117,7 +117,6 @@ final class RenewalSweep {
 			HeldLock held = it.next();
 			if (held.state() != HeldLock.State.HELD) {
 				it.remove();
-				held.leftSweep();
 				continue;
 			}
 			int generation = held.claimSweepRenewal(horizon);

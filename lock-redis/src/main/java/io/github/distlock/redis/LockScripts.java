@@ -27,18 +27,16 @@ import org.springframework.data.redis.core.script.RedisScript;
  * more than the retention).
  * <p>
  * Release receipt value: the owners whose part in the lock ended, most recent first, one
- * per line, at most {@value #ENDED_OWNERS}, kept for the fencing retention after the last
- * of them (see {@link #RECEIPT}). An owner's part ends when it releases the lock, hands
- * it over, or is released while not holding it (a waiter withdrawing, a clean-up after an
- * unanswered command). Lettuce re-sends a command that was written but not answered when
- * it reconnects, and a client may send a command on one connection and its clean-up on
- * another; so two things can come late: a replayed release or hand-over, which finds the
- * lock freed (or someone else's) and answers from the receipt as the first run did, and a
- * copy of an acquire applied after its acquisition ended, which every acquire script
- * refuses, changing nothing, when it finds its owner in the receipt (else it would take a
- * free lock, or queue, for an owner nobody waits as: a ghost lock). Both are recognised
- * unless {@value #ENDED_OWNERS} other owners of the same lock ended between the first run
- * and the late one, or the retention passed.
+ * per line, at most {@value #ENDED_OWNERS}, kept for the receipt retention
+ * ({@link ReceiptRetention}) after the last of them (see {@link #RECEIPT}). An owner's
+ * part ends when it releases the lock, hands it over, or is released while not holding it
+ * (a waiter withdrawing, a clean-up after an unanswered command). Two things can come
+ * late (see {@link ReceiptRetention}): a replayed release or hand-over answers from the
+ * receipt as the first run did, and every acquire script refuses, changing nothing, a
+ * copy of an acquire of an owner the receipt lists (else it would take a free lock, or
+ * queue, for an owner nobody waits as: a ghost lock). Both are recognised unless
+ * {@value #ENDED_OWNERS} other owners of the same lock ended between the first run and
+ * the late one, or the receipt expired.
  * <p>
  * Releases and hand-overs of a contended lock grant it to the head of its queue when one
  * is waiting: see {@link QueueScripts}.
@@ -194,25 +192,26 @@ final class LockScripts {
 	 * acquisition is over, a grant to it would go to nobody) and grants it to the live
 	 * head of the fair queue (KEYS[queue], KEYS[queue + 1]) with the lease that head
 	 * asked for (ARGV[grantLease] ms for an entry without one) and the next token of the
-	 * fencing key KEYS[fence] (kept for ARGV[ttl] ms, the fencing retention) if there is
-	 * one, and otherwise announces the release on ARGV[channel]. On a Redis Cluster
-	 * ({@code sharded}, see {@link QueueScripts#functions}) announcements are
+	 * fencing key KEYS[fence] (kept for ARGV[fenceTtl] ms, the fencing retention) if
+	 * there is one, and otherwise announces the release on ARGV[channel]. On a Redis
+	 * Cluster ({@code sharded}, see {@link QueueScripts#functions}) announcements are
 	 * {@code SPUBLISH}es on the lock's own shard channel; a server without sharded
 	 * pub/sub answers them with an error, caught by {@code pcall}, and a classic
 	 * {@code PUBLISH} on the same channel follows instead, which a cluster broadcasts to
 	 * every node.
 	 */
-	private static String freeWithReceipt(int receipt, int ttl, int channel, int queue, int grantLease, int fence) {
-		return freeWithReceipt(receipt, ttl, channel, queue, grantLease, fence, "true");
+	private static String freeWithReceipt(int receipt, int ttl, int channel, int queue, int grantLease, int fence,
+			int fenceTtl) {
+		return freeWithReceipt(receipt, ttl, channel, queue, grantLease, fence, fenceTtl, "true");
 	}
 
 	/**
-	 * {@link #freeWithReceipt(int, int, int, int, int, int)} announcing a release only
-	 * when the Lua condition {@code announceIf} holds (a grant is always announced: the
-	 * granted waiter learns of it so).
+	 * {@link #freeWithReceipt(int, int, int, int, int, int, int)} announcing a release
+	 * only when the Lua condition {@code announceIf} holds (a grant is always announced:
+	 * the granted waiter learns of it so).
 	 */
 	private static String freeWithReceipt(int receipt, int ttl, int channel, int queue, int grantLease, int fence,
-			String announceIf) {
+			int fenceTtl, String announceIf) {
 		return """
 				  note_ended(KEYS[%1$d], ARGV[%2$d], ARGV[1])
 				  local head, entry = nil, nil
@@ -222,23 +221,24 @@ final class LockScripts {
 				  end
 				  if head then
 				    grant(KEYS[1], KEYS[%4$d], KEYS[%4$d + 1], head, entry, ARGV[%5$d], ARGV[%3$d], KEYS[%6$d],
-				      ARGV[%2$d])
+				      ARGV[%8$d])
 				  else
 				    redis.call('del', KEYS[1])
 				    if current ~= ARGV[1] and %7$s then announce(ARGV[%3$d], KEYS[1]) end
 				  end
-				""".formatted(receipt, ttl, channel, queue, grantLease, fence, announceIf);
+				""".formatted(receipt, ttl, channel, queue, grantLease, fence, announceIf, fenceTtl);
 	}
 
 	/**
 	 * KEYS: lock, receipt, queue, waiting, fence, holders. ARGV: owner, release channel,
-	 * receipt ttl ms (the fence retention), grant lease ms, "1" to withdraw (announce no
-	 * release; optional). Deletes the lock if owned, noting the owner's end in the
-	 * receipt; when it was contended, grants it to the live head of the fair queue, or
-	 * else publishes the key (unless withdrawn). Returns 1 if released (also when a
-	 * replay finds the owner in the receipt: the first run released it), 0 if not owned
-	 * (expired or taken); an owner that does not hold the lock is withdrawn from the fair
-	 * queue and noted as ended, so that a late copy of its acquire changes nothing.
+	 * receipt ttl ms ({@link ReceiptRetention}), grant lease ms, "1" to withdraw
+	 * (announce no release), fence retention ms. Deletes the lock if owned, noting the
+	 * owner's end in the receipt; when it was contended, grants it to the live head of
+	 * the fair queue, or else publishes the key (unless withdrawn). Returns 1 if released
+	 * (also when a replay finds the owner in the receipt: the first run released it), 0
+	 * if not owned (expired or taken); an owner that does not hold the lock is withdrawn
+	 * from the fair queue and noted as ended, so that a late copy of its acquire changes
+	 * nothing.
 	 */
 	static final RedisScript<Long> RELEASE = release(false);
 
@@ -251,7 +251,7 @@ final class LockScripts {
 	/**
 	 * KEYS: lock, fence, receipt, queue, waiting. ARGV: owner, new owner, fence retention
 	 * ms, lease ms of the new owner, whether the lock may stay local although contended
-	 * from outside ("1"/"0"), release channel, receipt ttl ms (the fence retention),
+	 * from outside ("1"/"0"), release channel, receipt ttl ms ({@link ReceiptRetention}),
 	 * grant lease ms, owner token the new owner is queued under ("" if none). Hands the
 	 * lock to a waiter of this instance without freeing it in between, withdrawing that
 	 * waiter's queue entry (a grant to it later would go to nobody), and notes the end of
@@ -305,7 +305,7 @@ final class LockScripts {
 		return RedisScript.of(OWNS + RECEIPT + QueueScripts.functions(sharded) + SharedScripts.FUNCTIONS + """
 				local current = redis.call('get', KEYS[1])
 				if owns(current, ARGV[1]) then
-				""" + freeWithReceipt(2, 3, 2, 3, 4, 5, "ARGV[5] ~= '1'") + """
+				""" + freeWithReceipt(2, 3, 2, 3, 4, 5, 6, "ARGV[5] ~= '1'") + """
 				  return 1
 				end
 				""" + SharedScripts.RELEASE_HOLD + """
@@ -330,7 +330,7 @@ final class LockScripts {
 				  return 0
 				end
 				if contended and ARGV[5] == '0' then
-				""" + freeWithReceipt(3, 7, 6, 4, 8, 2) + """
+				""" + freeWithReceipt(3, 7, 6, 4, 8, 2, 3) + """
 				  return -1
 				end
 				if contended and ARGV[9] ~= '' and redis.call('exists', KEYS[5]) == 1 then

@@ -30,11 +30,11 @@ final class RedisLockCommands {
 
 	private final boolean sharded;
 
-	/**
-	 * Life of a fence key after the last acquisition, and of a release receipt after the
-	 * release.
-	 */
+	/** Life of a fence key after the last token issued. */
 	private final String fencingRetentionMillis;
+
+	/** Life of a release receipt after its last line ({@link ReceiptRetention}). */
+	private final String receiptRetentionMillis;
 
 	/** "1" when fresh acquisitions issue their token, "0" when it is issued on read. */
 	private final String issueNow;
@@ -61,10 +61,8 @@ final class RedisLockCommands {
 	}
 
 	/**
-	 * @param fencingRetentionMillis how long a fence key lives after the last
-	 * acquisition, and a release receipt after its release: a replay matters only while
-	 * the client still waits for its reply, at most the command timeout, which the
-	 * retention (default 1 min, Lettuce's default command timeout) should cover
+	 * @param fencingRetentionMillis how long a fence key lives after the last token
+	 * issued, and at most how long a release receipt lives ({@link ReceiptRetention})
 	 * @param sharded whether releases are announced by {@code SPUBLISH} on the lock's
 	 * shard channel (Redis Cluster) instead of {@code PUBLISH} on {@code releaseChannel}
 	 */
@@ -85,6 +83,8 @@ final class RedisLockCommands {
 		this.releaseChannel = releaseChannel;
 		this.sharded = sharded;
 		this.fencingRetentionMillis = Long.toString(fencingRetentionMillis);
+		this.receiptRetentionMillis = Long
+			.toString(ReceiptRetention.of(redis.getRequiredConnectionFactory(), fencingRetentionMillis));
 	}
 
 	/**
@@ -201,7 +201,8 @@ final class RedisLockCommands {
 		return new ScriptCall(this.sharded ? LockScripts.RELEASE_SHARDED : LockScripts.RELEASE,
 				List.of(key, LockKeys.receiptKey(key), LockKeys.queueKey(key), LockKeys.waitingKey(key),
 						LockKeys.fenceKey(key), LockKeys.holdersKey(key)),
-				List.of(owner, channel(key), this.fencingRetentionMillis, this.grantLeaseMillis, withdraw ? "1" : "0"));
+				List.of(owner, channel(key), this.receiptRetentionMillis, this.grantLeaseMillis, withdraw ? "1" : "0",
+						this.fencingRetentionMillis));
 	}
 
 	/**
@@ -237,7 +238,7 @@ final class RedisLockCommands {
 				List.of(key, LockKeys.fenceKey(key), LockKeys.receiptKey(key), LockKeys.queueKey(key),
 						LockKeys.waitingKey(key)),
 				List.of(owner, newOwner, this.fencingRetentionMillis, Long.toString(newLeaseMillis),
-						mayStayLocal ? "1" : "0", channel(key), this.fencingRetentionMillis, this.grantLeaseMillis,
+						mayStayLocal ? "1" : "0", channel(key), this.receiptRetentionMillis, this.grantLeaseMillis,
 						newOwnerQueuedAs));
 	}
 

@@ -71,13 +71,14 @@ final class SharedScripts {
 
 	/**
 	 * In {@link LockScripts#RELEASE} (KEYS: lock, receipt, queue, waiting, fence,
-	 * holders; ARGV: owner, channel, receipt ttl ms, grant lease ms, "1" to withdraw),
-	 * for an owner that is not the lock's holder: removes its shared hold if its lease
-	 * has not ended, notes the owner's release in the receipt and answers 1. A permit
-	 * released while others are held announces a release of a contended key (a permit
-	 * came free; a READ hold frees nothing while others remain). The last hold frees the
-	 * key: granted to the live head of the queue when contended (flagged, so that the
-	 * readers refused meanwhile hear its release), or deleted and its release announced.
+	 * holders; ARGV: owner, channel, receipt ttl ms, grant lease ms, "1" to withdraw,
+	 * fence retention ms), for an owner that is not the lock's holder: removes its shared
+	 * hold if its lease has not ended, notes the owner's release in the receipt and
+	 * answers 1. A permit released while others are held announces a release of a
+	 * contended key (a permit came free; a READ hold frees nothing while others remain).
+	 * The last hold frees the key: granted to the live head of the queue when contended
+	 * (flagged, so that the readers refused meanwhile hear its release), or deleted and
+	 * its release announced.
 	 */
 	static final String RELEASE_HOLD = """
 			if KEYS[6] and shared_kind(current) then
@@ -93,7 +94,7 @@ final class SharedScripts {
 			    local head, entry = nil, nil
 			    if contended then head, entry = live_head(KEYS[3], KEYS[4]) end
 			    if head then
-			      grant(KEYS[1], KEYS[3], KEYS[4], head, entry, ARGV[4], ARGV[2], KEYS[5], ARGV[3])
+			      grant(KEYS[1], KEYS[3], KEYS[4], head, entry, ARGV[4], ARGV[2], KEYS[5], ARGV[6])
 			      if string.sub(redis.call('get', KEYS[1]), -1) ~= '+' then redis.call('append', KEYS[1], '+') end
 			    else
 			      redis.call('del', KEYS[1])

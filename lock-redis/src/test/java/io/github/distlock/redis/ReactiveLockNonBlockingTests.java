@@ -55,7 +55,7 @@ class ReactiveLockNonBlockingTests {
 
 	private RedisReactiveLockService newService() {
 		return new RedisReactiveLockService(new StringRedisTemplate(this.clients.newConnectionFactory()),
-				RedisLockSettings.defaults().withLeaseTime(Duration.ofMillis(600)));
+				RedisLockSettings.defaults().withLeaseTime(Duration.ofMillis(1_500)));
 	}
 
 	@Test
@@ -88,7 +88,7 @@ class ReactiveLockNonBlockingTests {
 						overlaps.incrementAndGet();
 					}
 					// Longer than a third of the lease for some: renewed while held.
-					return Mono.delay(Duration.ofMillis((i % 5 == 0) ? 250 : 1))
+					return Mono.delay(Duration.ofMillis((i % 5 == 0) ? 700 : 1))
 						.then(service.executeLocked("nonblocking", Duration.ZERO,
 								ReactiveLockContext.current().map(ReactiveLockHandle::fencingToken)))
 						.doOnNext((token) -> counted.incrementAndGet())

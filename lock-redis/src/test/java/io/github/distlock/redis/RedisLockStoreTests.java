@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.distlock.store.Acquired;
+import io.github.distlock.store.HeldByOther;
 import io.github.distlock.store.LockStoreContractTests;
 import io.github.distlock.store.Released;
 import io.github.distlock.store.Unknown;
@@ -70,6 +71,45 @@ class RedisLockStoreTests {
 			finally {
 				redis.command("CONFIG", "SET", "maxmemory", "0");
 			}
+		}
+		finally {
+			factory.destroy();
+		}
+	}
+
+	@Test
+	void aReleaseReceiptLivesTwiceTheCommandTimeoutAndAReplayWithinItAnswersReleased() {
+		// The command timeout is 2 s: receipts live 4 s, not the fencing retention's
+		// minute.
+		LettuceConnectionFactory factory = factory(redis.port());
+		try {
+			RedisLockStore store = new RedisLockStore(new StringRedisTemplate(factory), RedisLockSettings.defaults());
+			String key = store.key("receipt");
+			assertThat(store.acquire(key, "owner", 60_000)).isInstanceOf(Acquired.class);
+			assertThat(store.release(key, "owner")).isEqualTo(Released.INSTANCE);
+			assertThat(Long.parseLong(redis.command("PTTL", LockKeys.receiptKey(key)))).isBetween(1L, 4_000L);
+			assertThat(store.release(key, "owner")).isEqualTo(Released.INSTANCE);
+			// A late copy of an ended owner's acquire still takes nothing.
+			assertThat(store.acquire(key, "owner", 60_000)).isInstanceOf(HeldByOther.class);
+			assertThat(store.remainingLeaseMillis(key)).isEqualTo(-1);
+		}
+		finally {
+			factory.destroy();
+		}
+	}
+
+	@Test
+	void aReleaseReceiptLivesAtMostTheFencingRetention() {
+		LettuceConnectionFactory factory = started(
+				new LettuceConnectionFactory(new RedisStandaloneConfiguration(redis.host(), redis.port()),
+						LettuceClientConfiguration.builder().commandTimeout(Duration.ofMinutes(5)).build()));
+		try {
+			RedisLockStore store = new RedisLockStore(new StringRedisTemplate(factory),
+					RedisLockSettings.defaults().withFencingRetention(Duration.ofSeconds(90)));
+			String key = store.key("receipt-capped");
+			assertThat(store.acquire(key, "owner", 60_000)).isInstanceOf(Acquired.class);
+			assertThat(store.release(key, "owner")).isEqualTo(Released.INSTANCE);
+			assertThat(Long.parseLong(redis.command("PTTL", LockKeys.receiptKey(key)))).isBetween(80_000L, 90_000L);
 		}
 		finally {
 			factory.destroy();

@@ -56,10 +56,11 @@ public class DistributedLockProperties {
 	private Duration leaseTime = Duration.ofSeconds(30);
 
 	/**
-	 * How long the last fencing token of a lock is kept in Redis after its last
-	 * acquisition. Tokens keep increasing beyond it as long as the Redis server clock
-	 * does not step back by more than this. In quorum mode also how long a node restarted
-	 * empty does not count for fencing tokens.
+	 * How long the last fencing token of a lock is kept in Redis after it was issued.
+	 * Tokens keep increasing beyond it as long as the Redis server clock does not step
+	 * back by more than this. Also the longest a release receipt lives (twice the command
+	 * timeout otherwise). In quorum mode also how long a node restarted empty does not
+	 * count for fencing tokens.
 	 */
 	private Duration fencingRetention = Duration.ofMinutes(1);
 
