@@ -139,6 +139,7 @@ final class HeldLocksReport {
 		ratios(md, runs);
 		failures(md);
 		keysByKind(md);
+		commandsByKind(md, runs);
 		if (runs > 1) {
 			for (int run = 1; run <= runs; run++) {
 				md.append("\n<details><summary>Run ").append(run).append(" of ").append(runs).append("</summary>\n\n");
@@ -199,6 +200,31 @@ final class HeldLocksReport {
 					md.append(' ').append(String.join(" / ", perRun)).append(" |");
 				}
 				md.append('\n');
+			}
+		}
+	}
+
+	private void commandsByKind(StringBuilder md, int runs) {
+		md.append("\nRedis commands per second while holding, by command (`INFO commandstats`, those scripts run ")
+			.append("included), run ")
+			.append(runs)
+			.append(":\n\n| implementation | held | commands/s |\n|---|---:|---|\n");
+		for (int ids : ids()) {
+			for (HeldLocksMain.Holder holder : holders) {
+				Row row = row(runs, holder.name(), ids);
+				List<String> parts = new ArrayList<>();
+				if (row != null
+						&& row.metrics().get("redisCommandsPerSecondByCommand") instanceof Map<?, ?> byCommand) {
+					byCommand.forEach((command, perSecond) -> parts
+						.add(String.valueOf(command).replace('|', ' ') + " " + Report.integer(number(perSecond))));
+				}
+				md.append("| `")
+					.append(holder.name())
+					.append("` | ")
+					.append(Report.integer(ids))
+					.append(" | ")
+					.append(parts.isEmpty() ? "—" : String.join(", ", parts))
+					.append(" |\n");
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
 
@@ -52,11 +53,13 @@ final class HeldLocksScenario {
 		long cpuBefore = processCpuNanos();
 		double redisCpuBefore = redis.cpuSeconds();
 		long commandsBefore = redis.commandsProcessed();
+		Map<String, Long> callsBefore = redis.commandCalls();
 		long windowStart = System.nanoTime();
 		pause(holdTime);
 		long cpuAfter = processCpuNanos();
 		double redisCpuAfter = redis.cpuSeconds();
 		long commandsAfter = redis.commandsProcessed();
+		Map<String, Long> callsAfter = redis.commandCalls();
 		double window = (System.nanoTime() - windowStart) / 1e9;
 		long keysHolding = redis.keys();
 		long memoryHolding = redis.usedMemory();
@@ -81,6 +84,14 @@ final class HeldLocksScenario {
 		metrics.put("clientCpuMsPerSecond", Report.round((cpuAfter - cpuBefore) / 1e6 / window, 1));
 		metrics.put("redisCpuMsPerSecond", Report.round((redisCpuAfter - redisCpuBefore) * 1e3 / window, 1));
 		metrics.put("redisCommandsPerSecond", Report.round((commandsAfter - commandsBefore) / window, 0));
+		Map<String, Object> byCommand = new TreeMap<>();
+		callsAfter.forEach((command, calls) -> {
+			double perSecond = (calls - callsBefore.getOrDefault(command, 0L)) / window;
+			if (perSecond >= 0.5) {
+				byCommand.put(command, Report.round(perSecond, 0));
+			}
+		});
+		metrics.put("redisCommandsPerSecondByCommand", byCommand);
 		metrics.put("usedMemoryMbEmpty", mb(memoryEmpty));
 		metrics.put("keysHolding", keysHolding);
 		metrics.put("usedMemoryMbHolding", mb(memoryHolding - memoryEmpty));

@@ -3,6 +3,7 @@ package io.github.distlock.benchmarks;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import io.github.distlock.testsupport.RedisServer;
 
@@ -27,11 +28,31 @@ final class RedisGauges {
 	}
 
 	/**
-	 * {@code total_commands_processed}: every command, the scenario's own {@code INFO}s
-	 * and {@code DBSIZE}s (a few per window) included, and the commands scripts run not.
+	 * {@code total_commands_processed}: every command, those a script runs included (an
+	 * {@code EVALSHA} whose script calls two commands counts three), and the scenario's
+	 * own few {@code INFO}s.
 	 */
 	long commandsProcessed() {
 		return (long) sum("stats", "total_commands_processed");
+	}
+
+	/**
+	 * Calls per command ({@code INFO commandstats}; Redis 7 names subcommands
+	 * {@code cluster|nodes}), those scripts run included.
+	 */
+	Map<String, Long> commandCalls() {
+		Map<String, Long> calls = new TreeMap<>();
+		for (RedisServer node : nodes) {
+			for (String line : node.command("INFO", "commandstats").split("\\R")) {
+				if (line.startsWith("cmdstat_")) {
+					int start = line.indexOf("calls=") + "calls=".length();
+					int end = line.indexOf(',', start);
+					calls.merge(line.substring("cmdstat_".length(), line.indexOf(':')),
+							Long.parseLong(line.substring(start, end < 0 ? line.length() : end)), Long::sum);
+				}
+			}
+		}
+		return calls;
 	}
 
 	/** {@code used_memory}, bytes. */
