@@ -36,6 +36,7 @@ import org.jspecify.annotations.Nullable;
  *                     each with its spread (min–max) over the runs
  * --update-doc=FILE   also replace the topology's generated section of FILE (between its results
  *                     markers), e.g. docs/benchmarks.md
+ * --scenario=held-locks  only the held-locks scenario, with options of its own ({@link HeldLocksMain})
  * </pre>
  */
 public final class BenchmarkMain {
@@ -61,9 +62,19 @@ public final class BenchmarkMain {
 			  --repeat=N          run the whole scenario set N times (default 1); report per scenario and
 			                      implementation the median p50, p99, throughput and ratio to floor, with min–max
 			  --update-doc=FILE   also replace the topology's generated section of FILE, e.g. docs/benchmarks.md
+			  --scenario=held-locks  only the held-locks scenario, with options of its own
+			                      (--scenario=held-locks --help lists them)
 			  --help              this text""";
 
 	public static void main(String[] args) throws IOException {
+		if (List.of(args).contains(HeldLocksMain.OPTION)) {
+			if (List.of(args).contains("--help")) {
+				System.out.println(HeldLocksMain.USAGE);
+				return;
+			}
+			HeldLocksMain.main(args);
+			return;
+		}
 		if (List.of(args).contains("--help")) {
 			System.out.println(USAGE);
 			return;
@@ -86,7 +97,7 @@ public final class BenchmarkMain {
 		Topology topology = options.topology();
 		try (RedisNodes redis = topology.start()) {
 			Map<String, Object> environment = environment(topology, redis, options.settings(), started, args,
-					loadBefore);
+					loadBefore, true);
 			report = new RepeatedReport(environment, options.implementations(), topology);
 			new BenchmarkRunner(redis, options.settings(), System.err).repeat(options.repeat(), report,
 					options.implementations(), options.scenarios(),
@@ -119,22 +130,34 @@ public final class BenchmarkMain {
 	 * stays as it is.
 	 */
 	static void updateDoc(Path doc, String section, Topology topology) throws IOException {
+		updateDoc(doc, section, topology.docStart(), topology.docEnd(), topology.option());
+	}
+
+	/**
+	 * Replaces what lies between {@code startMarker} and {@code endMarker} in {@code doc}
+	 * with {@code section}.
+	 * @param what the section's name, for the error when the markers are missing
+	 */
+	static void updateDoc(Path doc, String section, String startMarker, String endMarker, String what)
+			throws IOException {
 		String text = Files.readString(doc, StandardCharsets.UTF_8);
-		String startMarker = topology.docStart();
-		String endMarker = topology.docEnd();
 		int start = text.indexOf(startMarker);
 		int end = start < 0 ? -1 : text.indexOf(endMarker, start);
 		if (start < 0 || end < 0) {
-			throw new IllegalArgumentException(doc + " has no " + topology.option()
-					+ " results section: it needs a line '" + startMarker + "' followed by a line '" + endMarker + "'");
+			throw new IllegalArgumentException(doc + " has no " + what + " results section: it needs a line '"
+					+ startMarker + "' followed by a line '" + endMarker + "'");
 		}
 		String updated = text.substring(0, start + startMarker.length()) + "\n\n" + section + "\n"
 				+ text.substring(end);
 		Files.writeString(doc, updated, StandardCharsets.UTF_8);
 	}
 
-	private static Map<String, Object> environment(Topology topology, RedisNodes redis, BenchmarkSettings settings,
-			Instant started, String[] args, double loadBefore) {
+	/**
+	 * The run's environment; with {@code roundTrip} also the Redis round trip, measured
+	 * on the first metered node.
+	 */
+	static Map<String, Object> environment(Topology topology, RedisNodes redis, BenchmarkSettings settings,
+			Instant started, String[] args, double loadBefore, boolean roundTrip) {
 		Map<String, Object> environment = new LinkedHashMap<>();
 		environment.put("date", started.truncatedTo(ChronoUnit.SECONDS).toString());
 		environment.put("command",
@@ -155,6 +178,9 @@ public final class BenchmarkMain {
 						+ version(io.lettuce.core.RedisClient.class) + ", Spring Data Redis "
 						+ version(org.springframework.data.redis.core.StringRedisTemplate.class));
 		environment.put("load average (1 min) at start", loadBefore);
+		if (!roundTrip) {
+			return environment;
+		}
 		System.err.println("Redis round trip: measuring");
 		environment.put("Redis round trip",
 				RoundTrips.measure(redis.meteredNodes().get(0), settings.roundTrips(), settings.handoffHold()));
