@@ -84,8 +84,13 @@ final class DistlockApplications {
 		return start(InMemory.class, common(waitTime));
 	}
 
+	/**
+	 * The wait time, and Lettuce's command timeout at Redisson's default (3 s), as
+	 * docs/operations.md advises setting one (a release's receipt lives twice it).
+	 */
 	private static List<String> common(Duration waitTime) {
-		return List.of("benchmark.wait-time=" + waitTime.toMillis() + "ms", "logging.level.root=warn");
+		return List.of("benchmark.wait-time=" + waitTime.toMillis() + "ms", "logging.level.root=warn",
+				"spring.data.redis.timeout=3s");
 	}
 
 	private static ConfigurableApplicationContext start(Class<?> source, List<String> properties) {

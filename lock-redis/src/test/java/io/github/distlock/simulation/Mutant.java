@@ -46,6 +46,11 @@ enum Mutant {
 			new Edit("core/HeldLock.java", "this.leaseChange.unlock();", ""),
 			new Edit("core/LockRenewer.java",
 					"if (held.state() != HeldLock.State.HELD || held.renewalGeneration() != generation) {",
+					"if (held.state() != HeldLock.State.HELD) {", 2),
+			// And in the batched renewal of long leases (issue 30).
+			new Edit("core/HeldLock.java", "return this.leaseChange.tryLock(0);", "return true;"),
+			new Edit("core/RenewalBatch.java",
+					"if (held.state() != HeldLock.State.HELD || held.renewalGeneration() != generation) {",
 					"if (held.state() != HeldLock.State.HELD) {", 2)),
 
 	/**
