@@ -79,7 +79,7 @@ final class HeldLocksMain {
 			Map<String, Object> environment = BenchmarkMain.environment(options.topology(), redis,
 					BenchmarkSettings.full(), started, args, loadBefore, false);
 			environment.put("hold", options.hold().toSeconds() + " s, " + HeldLocksScenario.THREADS
-					+ " threads acquiring, keys read 1 s after the last release");
+					+ " threads acquiring, keys read 1 s and 10 s after the last release");
 			report = new HeldLocksReport(environment, options.holders(), options.topology());
 			run(redis, options, report, Duration.ofSeconds(1), System.err);
 			environment.put("load average (1 min) at end",

@@ -24,6 +24,7 @@ final class HeldLocksReport {
 			new Measure("Redis MB held", "usedMemoryMbHolding", 1), new Measure("lost", "lost", 0),
 			new Measure("keys after release", "keysAfterRelease", 0),
 			new Measure("% of ids", "keysAfterReleasePercent", 2),
+			new Measure("keys 10 s after release", "keys10sAfterRelease", 0),
 			new Measure("Redis MB after release", "usedMemoryMbAfterRelease", 1));
 
 	/** The numbers given as ratios distlock / Redisson. */

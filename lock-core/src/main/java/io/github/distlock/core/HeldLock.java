@@ -75,9 +75,6 @@ final class HeldLock {
 
 	private int sweepDueGeneration;
 
-	/** Whether it is in the {@link RenewalSweep}'s list (until it is no longer held). */
-	private boolean swept;
-
 	/** Whether the last renewal attempt failed (and the lease is running out). */
 	volatile boolean renewalFailing;
 
@@ -305,15 +302,10 @@ final class HeldLock {
 		}
 	}
 
-	/**
-	 * The sweep renews it at {@code dueNanos}; true if it is not in the sweep's list yet.
-	 */
-	synchronized boolean sweepDue(long dueNanos, int generation) {
+	/** The sweep renews it at {@code dueNanos}, for the lease of {@code generation}. */
+	synchronized void sweepDue(long dueNanos, int generation) {
 		this.sweepDueNanos = dueNanos;
 		this.sweepDueGeneration = generation;
-		boolean added = !this.swept;
-		this.swept = true;
-		return added;
 	}
 
 	/** Takes its renewal when due by {@code horizonNanos}: its generation, or -1. */
