@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class MutantsTests {
 
-	private static final int MAX_SEEDS = 2000;
+	private static final int MAX_SEEDS = 6000;
 
 	@ParameterizedTest(name = "{0}")
 	@EnumSource(Mutant.class)
