@@ -158,6 +158,19 @@ public final class NemesisClient {
 					pause(50);
 					continue;
 				}
+				try {
+					// Read first: issued on its first read, the token is a round trip
+					// that
+					// can fail (a failover); then nothing was written, and the lock is
+					// given back.
+					handle.fencingToken();
+				}
+				catch (RuntimeException ex) {
+					release(handle);
+					print("FAIL " + thread + " " + id + " " + startedAt + " " + System.nanoTime() + " "
+							+ ex.getClass().getSimpleName());
+					continue;
+				}
 				print(increment(thread, id, handle, resource, random).toLine());
 			}
 		}
@@ -183,6 +196,16 @@ public final class NemesisClient {
 			print("FAIL " + thread + " " + String.join("+", named) + " " + startedAt + " " + System.nanoTime()
 					+ " multi-key");
 			pause(50);
+			return;
+		}
+		try {
+			// Every token read before any write (see work).
+			((MultiLockHandle) all.get()).fencingTokens();
+		}
+		catch (RuntimeException ex) {
+			release(all.get());
+			print("FAIL " + thread + " " + String.join("+", named) + " " + startedAt + " " + System.nanoTime()
+					+ " multi-key");
 			return;
 		}
 		for (Op op : MultiKeyIncrement.run(thread, (MultiLockHandle) all.get(), resource, random)) {
