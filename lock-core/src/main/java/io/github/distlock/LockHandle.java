@@ -23,8 +23,11 @@ public interface LockHandle extends AutoCloseable {
 	 * cached), so that holders that never read it do not pay for it. A hold that ended
 	 * (released, lost, or its lease ran out) before its token was first read has none:
 	 * the answer is then 0, which is below every token, so a resource that accepts only
-	 * greater tokens rejects it.
+	 * greater tokens rejects it. The first call fails as any lock call does when the
+	 * store cannot be reached (a later call asks again): read the token before your first
+	 * write.
 	 * @return the fencing token, or 0 as above
+	 * @throws RuntimeException the store's failure when the token could not be issued
 	 */
 	long fencingToken();
 
