@@ -102,26 +102,38 @@ public final class BenchmarkMain {
 			new BenchmarkRunner(redis, options.settings(), System.err).repeat(options.repeat(), report,
 					options.implementations(), options.scenarios(),
 					topology == Topology.SINGLE && options.scenarios().equals(BenchmarkRunner.SCENARIOS));
-			environment.put("load average (1 min) at end",
-					ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-			environment.put("duration",
-					Duration.between(started, Instant.now())
-						.truncatedTo(ChronoUnit.SECONDS)
-						.toString()
-						.substring(2)
-						.toLowerCase());
+			ended(environment, started);
 		}
-		Files.createDirectories(options.out());
-		Path markdown = options.out().resolve("results.md");
-		Path json = options.out().resolve("results.json");
-		Files.writeString(markdown, report.markdown(), StandardCharsets.UTF_8);
-		Files.writeString(json, report.json(), StandardCharsets.UTF_8);
-		System.out.println(report.markdown());
-		System.err.println("Wrote " + markdown.toAbsolutePath() + " and " + json.toAbsolutePath());
+		write(options.out(), report.markdown(), report.json());
 		if (options.updateDoc() != null) {
 			updateDoc(options.updateDoc(), report.markdown(), topology);
 			System.err.println("Updated the results section of " + options.updateDoc().toAbsolutePath());
 		}
+	}
+
+	/** Notes in {@code environment} the load at the end and how long the run took. */
+	static void ended(Map<String, Object> environment, Instant started) {
+		environment.put("load average (1 min) at end",
+				ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+		environment.put("duration",
+				Duration.between(started, Instant.now())
+					.truncatedTo(ChronoUnit.SECONDS)
+					.toString()
+					.substring(2)
+					.toLowerCase());
+	}
+
+	/**
+	 * Writes {@code results.md} and {@code results.json} to {@code out}, and prints them.
+	 */
+	static void write(Path out, String markdown, String json) throws IOException {
+		Files.createDirectories(out);
+		Path markdownFile = out.resolve("results.md");
+		Path jsonFile = out.resolve("results.json");
+		Files.writeString(markdownFile, markdown, StandardCharsets.UTF_8);
+		Files.writeString(jsonFile, json, StandardCharsets.UTF_8);
+		System.out.println(markdown);
+		System.err.println("Wrote " + markdownFile.toAbsolutePath() + " and " + jsonFile.toAbsolutePath());
 	}
 
 	/**

@@ -82,22 +82,9 @@ final class HeldLocksMain {
 					+ " threads acquiring, keys read 1 s and 10 s after the last release");
 			report = new HeldLocksReport(environment, options.holders(), options.topology());
 			run(redis, options, report, Duration.ofSeconds(1), System.err);
-			environment.put("load average (1 min) at end",
-					ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-			environment.put("duration",
-					Duration.between(started, Instant.now())
-						.truncatedTo(ChronoUnit.SECONDS)
-						.toString()
-						.substring(2)
-						.toLowerCase());
+			BenchmarkMain.ended(environment, started);
 		}
-		Files.createDirectories(options.out());
-		Path markdown = options.out().resolve("results.md");
-		Path json = options.out().resolve("results.json");
-		Files.writeString(markdown, report.markdown(), StandardCharsets.UTF_8);
-		Files.writeString(json, report.json(), StandardCharsets.UTF_8);
-		System.out.println(report.markdown());
-		System.err.println("Wrote " + markdown.toAbsolutePath() + " and " + json.toAbsolutePath());
+		BenchmarkMain.write(options.out(), report.markdown(), report.json());
 		if (options.updateDoc() != null) {
 			BenchmarkMain.updateDoc(options.updateDoc(), report.markdown(), report.docStart(), report.docEnd(),
 					"held-locks " + options.topology().option());
