@@ -296,6 +296,11 @@ public class LockEngine implements NamedLockService, LockInspection, ManagedLock
 		return this.renewer.pendingTasks() + this.detached.pending();
 	}
 
+	/** Locks waiting in the renewal sweep, also those no longer held (for tests). */
+	long sweepEntries() {
+		return this.renewer.sweepEntries();
+	}
+
 	/**
 	 * Renews every auto-renewed lock this instance holds now, on the calling thread, as
 	 * the watchdog would (a lock found gone is lost: event, then

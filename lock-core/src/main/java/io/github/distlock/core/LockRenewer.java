@@ -287,6 +287,11 @@ final class LockRenewer implements AutoCloseable {
 				+ this.deadlineGuard.pending());
 	}
 
+	/** Locks waiting in the sweep's buckets, also those no longer held (for tests). */
+	long sweepEntries() {
+		return this.sweep.entries();
+	}
+
 	/** For {@link RenewalBatch}: the lease resets of a batch. */
 	List<ExtendReply> extendAll(List<LeaseReset> resets) {
 		return this.store.extendAll(resets);

@@ -86,13 +86,14 @@ final class RenewalSweep {
 		held.sweepDue(due, generation);
 		Bucket bucket;
 		do {
-			bucket = this.buckets.computeIfAbsent(Math.floorDiv(due, SWEEP_NANOS), (slot) -> new Bucket());
-			bucket.locks.offer(held);
+			bucket = this.buckets.computeIfAbsent(Math.floorDiv(due, SWEEP_NANOS), (slot) -> new Bucket(this.sweeper));
+			bucket.add(held);
 			// A sweep that took the bucket meanwhile may have drained it before the
-			// offer:
-			// offered again (twice is harmless, a renewal is claimed once).
+			// offer: offered again (twice is harmless, a renewal is claimed once).
 		}
 		while (bucket.taken);
+		// Released, lost or extended, it leaves the bucket (see Bucket#cancel).
+		held.renewal(bucket, generation);
 		if (!this.sweeping.get() && this.sweeping.compareAndSet(false, true)) {
 			scheduleSweep();
 		}
@@ -171,13 +172,80 @@ final class RenewalSweep {
 		return waiting.size();
 	}
 
-	/** The locks due in one period; taken by the sweep once, then closed. */
-	private static final class Bucket {
+	/** Locks in the buckets, counted one by one (for tests). */
+	long entries() {
+		return this.buckets.values().stream().mapToLong((bucket) -> bucket.locks.size()).sum();
+	}
+
+	/**
+	 * The locks due in one period; taken by the sweep once, then closed.
+	 * <p>
+	 * It is also each lock's scheduled renewal ({@link HeldLock#renewal}), cancelled when
+	 * the lock is released, lost or extended. Most locks are released long before their
+	 * first renewal (a third of the lease): the bucket drops them when as many have left
+	 * as remain, so that it keeps at most about twice its live locks, not every lock
+	 * acquired in the 10 s before a 30 s lease's first renewal. Each drop scans the
+	 * bucket once on the sweep's thread; it comes after as many cancellations as the
+	 * locks it keeps, so it costs O(1) per lock.
+	 */
+	private static final class Bucket implements TaskPool.Scheduled {
+
+		/** Fewer cancellations than this never start a drop. */
+		private static final int MIN_DROP = 256;
 
 		final ConcurrentLinkedQueue<HeldLock> locks = new ConcurrentLinkedQueue<>();
 
 		/** Set by the sweep that took it, before it drains it. */
 		volatile boolean taken;
+
+		private final TaskPool sweeper;
+
+		/** Locks added since the last drop, or kept by it. */
+		private final AtomicInteger added = new AtomicInteger();
+
+		/** Cancellations since the last drop. */
+		private final AtomicInteger cancelled = new AtomicInteger();
+
+		private final AtomicBoolean dropping = new AtomicBoolean();
+
+		Bucket(TaskPool sweeper) {
+			this.sweeper = sweeper;
+		}
+
+		void add(HeldLock held) {
+			this.locks.offer(held);
+			this.added.incrementAndGet();
+		}
+
+		/** One of its locks was released, lost or extended. */
+		@Override
+		public void cancel() {
+			int cancelled = this.cancelled.incrementAndGet();
+			if (cancelled >= MIN_DROP && 2 * cancelled >= this.added.get() && !this.taken
+					&& this.dropping.compareAndSet(false, true)) {
+				try {
+					this.sweeper.execute(this::dropEnded);
+				}
+				catch (RejectedExecutionException ex) {
+					// Shut down: the buckets go with the engine.
+				}
+			}
+		}
+
+		/**
+		 * Drops the locks no longer held; a lock extended meanwhile stays until the sweep
+		 * finds its renewal stale.
+		 */
+		private void dropEnded() {
+			try {
+				this.cancelled.set(0);
+				this.locks.removeIf((held) -> held.state() != HeldLock.State.HELD);
+				this.added.set(this.locks.size());
+			}
+			finally {
+				this.dropping.set(false);
+			}
+		}
 
 	}
 

@@ -68,6 +68,40 @@ class BatchedRenewalTests {
 		assertThat(this.lost).isEmpty();
 	}
 
+	/**
+	 * Most locks are released long before their first renewal: they must leave the sweep
+	 * then, not when their bucket comes due (at a third of the lease), else an instance
+	 * acquiring thousands of distinct ids a second keeps every lock of the last 20 s.
+	 */
+	@Test
+	void releasedLocksLeaveTheSweepBeforeTheirRenewalIsDue() {
+		// First renewals due in 20 s, long after 20,000 acquisitions were made and
+		// released.
+		LockEngine longLeases = new LockEngine(this.store, Duration.ofSeconds(60));
+		try {
+			List<LockHandle> held = new ArrayList<>();
+			for (int i = 0; i < 20_000; i++) {
+				LockHandle handle = longLeases.lock("id-" + i, Duration.ZERO);
+				if (i % 100 == 0) {
+					held.add(handle);
+				}
+				else {
+					handle.close();
+				}
+			}
+			await().atMost(Duration.ofSeconds(10)).until(() -> longLeases.sweepEntries() <= 2_000);
+			// The 200 held locks stay, each waiting for its renewal by the sweep.
+			await().atMost(Duration.ofSeconds(10)).until(() -> longLeases.pendingRenewalTasks() == held.size());
+			assertThat(longLeases.sweepEntries()).isGreaterThanOrEqualTo(held.size());
+			assertThat(this.store.renewedKeys).isEmpty();
+			held.forEach(LockHandle::close);
+			assertThat(longLeases.locksLost()).isZero();
+		}
+		finally {
+			longLeases.destroy();
+		}
+	}
+
 	@Test
 	void aLockTheStoreNoLongerHasIsLostAloneInItsBatch() {
 		List<LockHandle> handles = lockAll();
