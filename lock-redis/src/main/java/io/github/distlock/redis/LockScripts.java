@@ -293,7 +293,7 @@ final class LockScripts {
 				  if owns(current, ARGV[i]) then
 				    redis.call('pexpire', KEYS[i], ARGV[i + 1])
 				    renewed = renewed + bit
-				  elseif KEYS[i + 1] and extend_hold(KEYS[i], KEYS[i + 1], ARGV[i], ARGV[i + 1], current) then
+				  elseif extend_hold(KEYS[i], KEYS[i + 1], ARGV[i], ARGV[i + 1], current) then
 				    renewed = renewed + bit
 				  end
 				  bit = bit * 2
