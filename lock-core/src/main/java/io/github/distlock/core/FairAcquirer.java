@@ -94,7 +94,7 @@ final class FairAcquirer {
 	 * meanwhile
 	 */
 	@Nullable HeldLock acquire(LockEntry entry, Duration waitTime, long fixedLeaseNanos) {
-		long deadline = this.runtime.nanoTime() + saturatedNanos(waitTime);
+		long deadline = this.runtime.nanoTime() + LockArguments.waitNanos(waitTime);
 		long lease = (fixedLeaseNanos > 0) ? fixedLeaseNanos : this.leaseNanos;
 		String owner = this.runtime.newOwnerToken();
 		Waiter waiter = new Waiter(Thread.currentThread(), fixedLeaseNanos, this.runtime);
@@ -251,15 +251,6 @@ final class FairAcquirer {
 		// The holder's lease (or a grant's) ends then at the latest.
 		long untilExpiry = TimeUnit.MILLISECONDS.toNanos(holderTtlMillis);
 		return Math.min(delay, untilExpiry + this.runtime.jitter(untilExpiry / 10) + 100_000);
-	}
-
-	private static long saturatedNanos(Duration duration) {
-		try {
-			return Math.min(duration.toNanos(), Long.MAX_VALUE / 4);
-		}
-		catch (ArithmeticException ex) {
-			return Long.MAX_VALUE / 4;
-		}
 	}
 
 }

@@ -75,7 +75,7 @@ final class LockAcquirer {
 	 * passed while the store did not answer
 	 */
 	@Nullable HeldLock acquire(LockEntry entry, Duration waitTime, long fixedLeaseNanos) {
-		long deadline = this.runtime.nanoTime() + saturatedNanos(waitTime);
+		long deadline = this.runtime.nanoTime() + LockArguments.waitNanos(waitTime);
 		UnansweredAcquire unanswered = new UnansweredAcquire(this.runtime);
 		QueuedAcquisition queueing = this.grants.start(fixedLeaseNanos);
 		HeldLock held = null;
@@ -284,15 +284,6 @@ final class LockAcquirer {
 		}
 		catch (RuntimeException ex) {
 			// Only a head start: the attempt that follows reports what is wrong.
-		}
-	}
-
-	private static long saturatedNanos(Duration duration) {
-		try {
-			return Math.min(duration.toNanos(), Long.MAX_VALUE / 4);
-		}
-		catch (ArithmeticException ex) {
-			return Long.MAX_VALUE / 4;
 		}
 	}
 

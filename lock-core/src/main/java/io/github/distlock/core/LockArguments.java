@@ -14,6 +14,10 @@ final class LockArguments {
 
 	private static final Duration MIN_LEASE = Duration.ofMillis(1);
 
+	private static final long LONGEST_WAIT_NANOS = Long.MAX_VALUE / 4;
+
+	private static final Duration LONGEST_WAIT = Duration.ofNanos(LONGEST_WAIT_NANOS);
+
 	private LockArguments() {
 	}
 
@@ -28,6 +32,18 @@ final class LockArguments {
 					+ "' must be at least 1ms (or null for an auto-renewed lease), but was "
 					+ DurationText.of(leaseTime));
 		}
+	}
+
+	/**
+	 * A wait in nanoseconds, saturated at {@code Long.MAX_VALUE / 4}: a deadline of now
+	 * plus it never overflows, and a wait of centuries (or {@code ChronoUnit.FOREVER})
+	 * waits as long as the caller lives.
+	 */
+	static long waitNanos(Duration waitTime) {
+		if (waitTime.compareTo(LONGEST_WAIT) >= 0) {
+			return LONGEST_WAIT_NANOS;
+		}
+		return waitTime.toNanos();
 	}
 
 	static void checkLockId(String lockId) {

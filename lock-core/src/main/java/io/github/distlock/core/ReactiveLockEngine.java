@@ -76,8 +76,8 @@ public class ReactiveLockEngine implements ReactiveLockService, ManagedLockServi
 				sink.error(shutDown(lockId));
 				return;
 			}
-			AsyncAcquisition acquisition = new AsyncAcquisition(this.engine, lockId, waitTime.toNanos(), lease,
-					leaseTime == null);
+			AsyncAcquisition acquisition = new AsyncAcquisition(this.engine, lockId, LockArguments.waitNanos(waitTime),
+					lease, leaseTime == null);
 			sink.onCancel(acquisition::cancel);
 			acquisition.result.whenComplete((hold, failure) -> {
 				ReactiveEngineHandle handle = (hold != null) ? new ReactiveEngineHandle(this, hold) : null;

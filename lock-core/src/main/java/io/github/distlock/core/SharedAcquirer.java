@@ -59,7 +59,7 @@ final class SharedAcquirer {
 	 * @throws IllegalStateException when the id is held with another number of permits
 	 */
 	@Nullable HeldLock acquire(LockEntry entry, Duration waitTime, long fixedLeaseNanos, int permits) {
-		long deadline = this.runtime.nanoTime() + Math.min(saturatedNanos(waitTime), Long.MAX_VALUE / 4);
+		long deadline = this.runtime.nanoTime() + LockArguments.waitNanos(waitTime);
 		UnansweredAcquire unanswered = new UnansweredAcquire(this.runtime);
 		Waiter waiter = null;
 		HeldLock held = null;
@@ -165,15 +165,6 @@ final class SharedAcquirer {
 				leaseStart);
 		this.releaser.holdAcquired(held);
 		return held;
-	}
-
-	private static long saturatedNanos(Duration duration) {
-		try {
-			return duration.toNanos();
-		}
-		catch (ArithmeticException ex) {
-			return Long.MAX_VALUE / 4;
-		}
 	}
 
 }

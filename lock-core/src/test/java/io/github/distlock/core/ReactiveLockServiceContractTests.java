@@ -1,6 +1,7 @@
 package io.github.distlock.core;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -195,6 +196,20 @@ public abstract class ReactiveLockServiceContractTests {
 		assertThat(second.tryLock(this.lockId, Duration.ofMillis(50), null).block(BOUND)).isNull();
 		assertThat(ran).isFalse();
 		held.release().block(BOUND);
+	}
+
+	@Test
+	void aWaitLongerThanNanosecondsCountWaitsForTheLock() {
+		ReactiveLockEngine first = newService();
+		ReactiveLockEngine second = newService();
+		ReactiveLockHandle held = first.tryLock(this.lockId, Duration.ZERO, null).block(BOUND);
+		assertThat(held).isNotNull();
+		AtomicReference<ReactiveLockHandle> waited = new AtomicReference<>();
+		Disposable waiting = second.tryLock(this.lockId, ChronoUnit.FOREVER.getDuration(), null).subscribe(waited::set);
+		held.release().block(BOUND);
+		await().atMost(BOUND).until(() -> waited.get() != null);
+		waited.get().release().block(BOUND);
+		waiting.dispose();
 	}
 
 	@Test
