@@ -28,7 +28,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * itself runs on the deadline guard's thread, which never waits for a reply. A lock
  * renewed more often, and every retry after a failed renewal, is renewed alone, as
  * scheduled by the renewer. Adding a lock costs no task and no wake-up: most locks are
- * released before their first renewal, and leave their bucket with it.
+ * released before their first renewal, and their bucket drops them in groups (see
+ * {@link Bucket}).
  */
 final class RenewalSweep {
 
