@@ -250,27 +250,23 @@ public final class QuorumLockStore implements LockStore, AutoCloseable {
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * One {@code PTTL} per node: held while a majority of nodes hold a key, so the answer
-	 * is the time until fewer than a majority of keys are left, less the drift allowance.
+	 * {@code PTTL} and the owner on each node: held while a majority of nodes have a key
+	 * of one owner ({@link QuorumHolds}), so the answer is the time until fewer than a
+	 * majority of that owner's keys are left, less the drift allowance.
 	 * @throws org.springframework.dao.DataAccessResourceFailureException when fewer than
 	 * a majority of nodes answer
 	 */
 	@Override
 	public long remainingLeaseMillis(String key) {
 		int majority = this.nodes.majority();
-		Replies<Long> replies = this.nodes.call((node) -> node.store().remainingLeaseMillis(key), this.nodeTimeoutNanos,
-				(sofar) -> false);
-		List<Long> answers = replies.answers();
-		if (answers.size() < majority) {
+		Replies<QuorumHolds.NodeHold> replies = this.nodes.call((node) -> QuorumHolds.NodeHold.read(node.store(), key),
+				this.nodeTimeoutNanos, (sofar) -> false);
+		if (replies.answers().size() < majority) {
 			throw replies.noMajority("Could not read lock key '" + LogSafe.text(key) + "': answered", majority,
 					(reply) -> true);
 		}
-		long[] held = answers.stream().mapToLong(Long::longValue).filter((ttl) -> ttl >= 0).sorted().toArray();
-		if (held.length < majority) {
-			return -1;
-		}
-		long ttl = held[held.length - majority];
-		return (ttl == Long.MAX_VALUE) ? ttl : holderLease(ttl);
+		long ttl = QuorumHolds.remaining(replies.answers(), majority);
+		return (ttl < 0 || ttl == Long.MAX_VALUE) ? ttl : holderLease(ttl);
 	}
 
 	/**

@@ -7,6 +7,7 @@ import io.github.distlock.store.LeaseReset;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The Redis round trips of the lock, one method per script, on a
@@ -165,6 +166,15 @@ final class RedisLockCommands {
 						LockKeys.receiptKey(key), LockKeys.holdersKey(key)),
 				List.of(owner, Long.toString(leaseMillis), this.fencingRetentionMillis, Integer.toString(permits),
 						this.grantLeaseMillis, channel(key))));
+	}
+
+	/**
+	 * The owner token in the lock key without the contended flag, or null when the key is
+	 * absent: who holds the lock on this node, for the quorum.
+	 */
+	@Nullable String owner(String key) {
+		String value = this.redis.opsForValue().get(key);
+		return (value != null && value.endsWith("+")) ? value.substring(0, value.length() - 1) : value;
 	}
 
 	/**

@@ -304,6 +304,11 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 		return (ttl >= 0) ? ttl : -1;
 	}
 
+	/** Who holds {@code key}: its owner token, or null when free (for the quorum). */
+	@Nullable String owner(String key) {
+		return this.commands.owner(key);
+	}
+
 	/**
 	 * {@inheritDoc} Runs the release script on the key of lock id {@value #PROBE_LOCK_ID}
 	 * with an owner no token can be: needs {@code EVALSHA} (or {@code EVAL}), the key
