@@ -160,9 +160,8 @@ public final class NemesisClient {
 				}
 				try {
 					// Read first: issued on its first read, the token is a round trip
-					// that
-					// can fail (a failover); then nothing was written, and the lock is
-					// given back.
+					// that can fail (a failover); nothing is written then, and the lock
+					// is given back.
 					handle.fencingToken();
 				}
 				catch (RuntimeException ex) {
