@@ -32,7 +32,7 @@ final class HeldLocksMain {
 			  --held=N[,N...]     how many locks to hold at once (default 10000,100000)
 			  --hold-seconds=S    how long to hold them (default 60)
 			  --topology=NAME     single (default) or cluster
-			  --only=a,b          distlock, redisson (default both)
+			  --only=a,b          distlock, distlock-reactive, redisson (default all)
 			  --repeat=N          run everything N times (default 1); report medians with min–max
 			  --out=DIR           where results.md and results.json go (default target/benchmark-results)
 			  --update-doc=FILE   also replace the held-locks section of FILE, e.g. docs/benchmarks.md""";
@@ -52,6 +52,12 @@ final class HeldLocksMain {
 				redis -> new DistlockHolder(
 						cluster ? DistlockApplications.onCluster(redis.cluster(), Duration.ofSeconds(30))
 								: DistlockApplications.onRedis(redis.server(), Duration.ofSeconds(30)))),
+				new Holder(Implementations.DISTLOCK + "-reactive",
+						"distlock ReactiveLockService.tryLock(id, 0, null): auto-renewed lease, "
+								+ "distributed-lock.lease-time 30 s (default), renewed about every 10 s",
+						redis -> new DistlockReactiveHolder(
+								cluster ? DistlockApplications.onCluster(redis.cluster(), Duration.ofSeconds(30))
+										: DistlockApplications.onRedis(redis.server(), Duration.ofSeconds(30)))),
 				new Holder("redisson",
 						"Redisson RLock.tryLock(): watchdog, lockWatchdogTimeout 30 s, renewed every 10 s"
 								+ (cluster ? ", useClusterServers" : ""),
