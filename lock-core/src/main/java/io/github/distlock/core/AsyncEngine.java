@@ -24,9 +24,9 @@ import org.apache.commons.logging.LogFactory;
 /**
  * The state the non-blocking acquisitions and holds of a {@link ReactiveLockEngine}
  * share: the store's {@linkplain LockStore#async asynchronous operations}, one timer
- * thread for re-checks and renewals, threads for the calls that block (opening the
- * release subscription; every store call of a store without a non-blocking client), the
- * waiters and the holds, and the shutdown.
+ * thread for re-checks and renewals (and the sweep renewing long leases in batches),
+ * threads for the calls that block (opening the release subscription; every store call of
+ * a store without a non-blocking client), the waiters and the holds, and the shutdown.
  */
 final class AsyncEngine {
 
@@ -53,6 +53,9 @@ final class AsyncEngine {
 
 	final Set<AsyncHold> holds = ConcurrentHashMap.newKeySet();
 
+	/** The renewals of long leases, in batches. */
+	final RenewalSweep<AsyncHold> sweep;
+
 	final Releaser releaser = this::release;
 
 	private final AtomicLong lost = new AtomicLong();
@@ -67,6 +70,7 @@ final class AsyncEngine {
 		this.timer = runtime.newTaskPool("distlock-reactive-timer", 1, false);
 		this.blocking = runtime.newTaskPool("distlock-reactive-blocking", TaskPool.UNBOUNDED, true);
 		this.store = store.async(this.blocking::execute);
+		this.sweep = new RenewalSweep<>(this.timer, runtime, (due) -> AsyncRenewalBatch.send(this, due));
 		this.notifications = store.subscribe(this.waiters);
 		this.lockLostEvents = new LockLostPublisher(runtime);
 		// The JVM's entropy seeder reads a file when the first strong generator starts:

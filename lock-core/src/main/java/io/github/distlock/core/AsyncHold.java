@@ -9,6 +9,7 @@ import io.github.distlock.LockLostException;
 import io.github.distlock.support.LogSafe;
 import io.github.distlock.store.ExtendReply;
 import io.github.distlock.store.Extended;
+import io.github.distlock.store.LeaseReset;
 import io.github.distlock.store.NotOwned;
 import io.github.distlock.store.ReleaseReply;
 import io.github.distlock.store.Unknown;
@@ -24,11 +25,15 @@ import org.jspecify.annotations.Nullable;
  * that set the lease (renewal, {@code extend}, the expiry of a release with a minimum
  * hold time) run one after the other ({@link #leaseCommands}), so that an older, longer
  * lease never overwrites a newer, shorter one. An auto-renewed lease is renewed every
- * third of it; a renewal whose outcome is not known is tried again sooner, until the
- * lease runs out. A renewal that finds the lock gone or taken marks it lost: the loss is
- * counted and reported, and its {@link #release} fails with {@link LockLostException}.
+ * third of it: a long lease by the engine's {@link RenewalSweep}, with the other holds
+ * due, in one {@link io.github.distlock.store.AsyncLockStore#extendAll} call
+ * ({@link AsyncRenewalBatch}), a short one on its own; a renewal whose outcome is not
+ * known is tried again sooner, alone, until the lease runs out. A change of the lease
+ * makes the renewals scheduled before it stale (a new renewal generation). A renewal that
+ * finds the lock gone or taken marks it lost: the loss is counted and reported, and its
+ * {@link #release} fails with {@link LockLostException}.
  */
-final class AsyncHold {
+final class AsyncHold implements RenewalSweep.Swept {
 
 	private enum State {
 
@@ -63,6 +68,14 @@ final class AsyncHold {
 
 	private volatile TaskPool.@Nullable Scheduled renewal;
 
+	/** The lease's renewal generation; the renewals of older ones are stale. */
+	private volatile int renewalGeneration;
+
+	/** When the sweep renews it ({@link Long#MAX_VALUE}: never), for which generation. */
+	private long sweepDueNanos = Long.MAX_VALUE;
+
+	private int sweepDueGeneration;
+
 	/** The last command setting the lease; the next one is sent when it completed. */
 	private CompletableFuture<?> leaseCommands = CompletableFuture.completedFuture(null);
 
@@ -82,7 +95,7 @@ final class AsyncHold {
 	/** Starts the renewal of an auto-renewed lease: first when a third of it passed. */
 	void start() {
 		if (this.autoRenewed) {
-			scheduleRenewal(this.deadlineNanos - this.engine.runtime.nanoTime() - 2 * interval());
+			scheduleRenewal(this.deadlineNanos - this.engine.runtime.nanoTime() - 2 * interval(), false);
 		}
 	}
 
@@ -90,8 +103,8 @@ final class AsyncHold {
 		return this.state.get() == State.HELD && this.engine.runtime.nanoTime() - this.deadlineNanos < 0;
 	}
 
-	/** Whether it is still held and not yet released (its lease may have run out). */
-	boolean isActive() {
+	@Override
+	public boolean isActive() {
 		return this.state.get() == State.HELD;
 	}
 
@@ -99,38 +112,88 @@ final class AsyncHold {
 		return this.leaseNanos / 3;
 	}
 
-	private void scheduleRenewal(long delayNanos) {
+	/**
+	 * The next renewal, in {@code delayNanos}: by the sweep when that is far enough away
+	 * and not a {@code retry}, else on its own. Renewals scheduled before are stale.
+	 */
+	private void scheduleRenewal(long delayNanos, boolean retry) {
 		if (this.state.get() != State.HELD) {
 			return;
 		}
-		this.renewal = this.engine.timer.schedule(this::renew, Math.max(0, delayNanos));
-		if (this.state.get() != State.HELD) {
-			cancelRenewal();
+		int generation = cancelRenewal();
+		if (!retry && RenewalSweep.sweeps(delayNanos)) {
+			this.engine.sweep.renewIn(this, delayNanos, generation);
+		}
+		else {
+			renewal(this.engine.timer.schedule(() -> renew(generation), Math.max(0, delayNanos)), generation);
 		}
 	}
 
-	private void renew() {
-		if (this.state.get() != State.HELD) {
+	private void renew(int generation) {
+		if (this.state.get() != State.HELD || generation != this.renewalGeneration) {
 			return;
 		}
 		if (this.engine.runtime.nanoTime() - this.deadlineNanos >= 0) {
 			lost("lease expired before it was renewed");
 			return;
 		}
-		long lease = this.leaseNanos;
-		resetLease(lease).whenComplete((reply, failure) -> {
-			if (reply instanceof Extended) {
-				scheduleRenewal(interval());
+		resetLease(this.leaseNanos).whenComplete((reply, failure) -> renewed(reply, generation));
+	}
+
+	/**
+	 * The outcome of a renewal for {@code generation}: the next renewal, or a retry,
+	 * unless the lease changed meanwhile (that change schedules them).
+	 */
+	private void renewed(@Nullable ExtendReply reply, int generation) {
+		if (reply instanceof NotOwned) {
+			lost("the lock was gone or held by another owner when its lease was renewed");
+		}
+		else if (generation != this.renewalGeneration) {
+			return;
+		}
+		else if (reply instanceof Extended) {
+			scheduleRenewal(interval(), false);
+		}
+		else {
+			// Unknown, or a failure: again, sooner, until the lease runs out.
+			long remaining = this.deadlineNanos - this.engine.runtime.nanoTime();
+			scheduleRenewal(Math.max(MIN_RETRY_NANOS, Math.min(interval(), remaining / 3)), true);
+		}
+	}
+
+	/**
+	 * For {@link AsyncRenewalBatch}: takes part in a batch with the lease reset that
+	 * {@code reply} completes, when still to be renewed for {@code generation} and no
+	 * other lease command is in flight (else it is renewed on its own, after that one).
+	 * @return its lease reset, or {@code null} when it is not part of the batch
+	 */
+	@Nullable LeaseReset joinBatch(int generation, CompletableFuture<ExtendReply> reply) {
+		synchronized (this) {
+			if (this.state.get() != State.HELD || generation != this.renewalGeneration) {
+				return null;
 			}
-			else if (reply instanceof NotOwned) {
-				lost("the lock was gone or held by another owner when its lease was renewed");
+			if (this.leaseCommands.isDone() && isHeld()) {
+				this.leaseCommands = reply;
+				return new LeaseReset(this.key, this.owner, leaseMillis(this.leaseNanos));
 			}
-			else {
-				// Unknown, or a failure: again, sooner, until the lease runs out.
-				long remaining = this.deadlineNanos - this.engine.runtime.nanoTime();
-				scheduleRenewal(Math.max(MIN_RETRY_NANOS, Math.min(interval(), remaining / 3)));
-			}
-		});
+		}
+		renew(generation);
+		return null;
+	}
+
+	/**
+	 * For {@link AsyncRenewalBatch}: the batch sent at {@code sentAt} answered this
+	 * hold's lease reset of {@code leaseMillis}.
+	 */
+	void answeredInBatch(ExtendReply reply, long sentAt, long leaseMillis, int generation,
+			CompletableFuture<ExtendReply> leaseCommand) {
+		applyLease(reply, sentAt, TimeUnit.MILLISECONDS.toNanos(leaseMillis));
+		leaseCommand.complete(reply);
+		renewed(reply, generation);
+	}
+
+	private static long leaseMillis(long leaseNanos) {
+		return Math.max(1, TimeUnit.NANOSECONDS.toMillis(leaseNanos));
 	}
 
 	/**
@@ -138,7 +201,7 @@ final class AsyncHold {
 	 * applies the reply to the local deadline.
 	 */
 	private CompletionStage<ExtendReply> resetLease(long leaseNanos) {
-		long leaseMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(leaseNanos));
+		long leaseMillis = leaseMillis(leaseNanos);
 		CompletableFuture<ExtendReply> reply;
 		synchronized (this) {
 			reply = this.leaseCommands.handle((ignored, failure) -> null).thenCompose((ignored) -> {
@@ -180,7 +243,7 @@ final class AsyncHold {
 				lost("the lock was gone or held by another owner when its lease was extended");
 			}
 			if (this.autoRenewed) {
-				scheduleRenewal(interval());
+				scheduleRenewal(interval(), false);
 			}
 			return reply instanceof Extended;
 		});
@@ -238,11 +301,48 @@ final class AsyncHold {
 				+ this.fencingToken + ") was lost before it was released: " + reason);
 	}
 
-	private void cancelRenewal() {
+	/**
+	 * Makes the renewals scheduled so far stale, and cancels the next one.
+	 * @return the new renewal generation
+	 */
+	private synchronized int cancelRenewal() {
+		this.sweepDueNanos = Long.MAX_VALUE;
 		TaskPool.Scheduled scheduled = this.renewal;
 		if (scheduled != null) {
 			scheduled.cancel();
 		}
+		return ++this.renewalGeneration;
+	}
+
+	@Override
+	public synchronized void renewal(TaskPool.Scheduled renewal, int generation) {
+		if (generation != this.renewalGeneration || this.state.get() != State.HELD) {
+			renewal.cancel();
+		}
+		else {
+			this.renewal = renewal;
+		}
+	}
+
+	@Override
+	public synchronized void sweepDue(long dueNanos, int generation) {
+		this.sweepDueNanos = dueNanos;
+		this.sweepDueGeneration = generation;
+	}
+
+	@Override
+	public synchronized int claimSweepRenewal(long horizonNanos) {
+		if (this.sweepDueNanos == Long.MAX_VALUE || this.sweepDueNanos - horizonNanos > 0
+				|| this.sweepDueGeneration != this.renewalGeneration) {
+			return -1;
+		}
+		this.sweepDueNanos = Long.MAX_VALUE;
+		return this.sweepDueGeneration;
+	}
+
+	@Override
+	public synchronized boolean sweepRenewalPending() {
+		return this.sweepDueNanos != Long.MAX_VALUE;
 	}
 
 }

@@ -24,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  * The fencing token may be issued on the holder's first read: see
  * {@link FencingTokenReads}.
  */
-final class HeldLock {
+final class HeldLock implements RenewalSweep.Swept {
 
 	enum State {
 
@@ -170,6 +170,11 @@ final class HeldLock {
 		return this.state.get();
 	}
 
+	@Override
+	public boolean isActive() {
+		return this.state.get() == State.HELD;
+	}
+
 	/**
 	 * A lease reset whose command was sent at {@code sentAtNanos} succeeded. Only under
 	 * {@link #lockLease()}.
@@ -287,11 +292,8 @@ final class HeldLock {
 		return this.lostReason;
 	}
 
-	/**
-	 * The next renewal, scheduled for the lease of {@code generation}; cancelled if that
-	 * is stale.
-	 */
-	synchronized void renewal(TaskPool.Scheduled renewal, int generation) {
+	@Override
+	public synchronized void renewal(TaskPool.Scheduled renewal, int generation) {
 		if (generation != this.renewalGeneration) {
 			renewal.cancel();
 			return;
@@ -302,14 +304,14 @@ final class HeldLock {
 		}
 	}
 
-	/** The sweep renews it at {@code dueNanos}, for the lease of {@code generation}. */
-	synchronized void sweepDue(long dueNanos, int generation) {
+	@Override
+	public synchronized void sweepDue(long dueNanos, int generation) {
 		this.sweepDueNanos = dueNanos;
 		this.sweepDueGeneration = generation;
 	}
 
-	/** Takes its renewal when due by {@code horizonNanos}: its generation, or -1. */
-	synchronized int claimSweepRenewal(long horizonNanos) {
+	@Override
+	public synchronized int claimSweepRenewal(long horizonNanos) {
 		if (this.sweepDueNanos == Long.MAX_VALUE || this.sweepDueNanos - horizonNanos > 0) {
 			return -1;
 		}
@@ -317,10 +319,8 @@ final class HeldLock {
 		return this.sweepDueGeneration;
 	}
 
-	/**
-	 * Whether the sweep is to renew it (not while a renewal is scheduled alone or sent).
-	 */
-	synchronized boolean sweepRenewalPending() {
+	@Override
+	public synchronized boolean sweepRenewalPending() {
 		return this.sweepDueNanos != Long.MAX_VALUE;
 	}
 

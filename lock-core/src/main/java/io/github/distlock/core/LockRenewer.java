@@ -61,7 +61,7 @@ final class LockRenewer implements AutoCloseable {
 
 	private final TaskPool deadlineGuard;
 
-	private final RenewalSweep sweep;
+	private final RenewalSweep<HeldLock> sweep;
 
 	LockRenewer(LockStore store, Outcomes outcomes, EngineRuntime runtime) {
 		this.store = store;
@@ -69,7 +69,8 @@ final class LockRenewer implements AutoCloseable {
 		this.scheduler = runtime.newTaskPool("distlock-renewal", RENEWAL_THREADS, false);
 		this.deadlineGuard = runtime.newTaskPool("distlock-lease-guard", 1, false);
 		this.runtime = runtime;
-		this.sweep = new RenewalSweep(this.scheduler, this.deadlineGuard, runtime, this);
+		this.sweep = new RenewalSweep<>(this.deadlineGuard, runtime,
+				(due) -> this.scheduler.execute(new RenewalBatch(due, this)));
 	}
 
 	/** Starts renewing an auto-renewed lock just acquired, granted or handed over. */

@@ -28,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class RenewalBatch implements Runnable {
 
-	private final List<Due> due;
+	private final List<RenewalSweep.Due<HeldLock>> due;
 
 	private final LockRenewer renewer;
 
@@ -41,7 +41,7 @@ final class RenewalBatch implements Runnable {
 	/** The deadline guard's next check while the call is in flight. */
 	private TaskPool.@Nullable Scheduled guard;
 
-	RenewalBatch(List<Due> due, LockRenewer renewer) {
+	RenewalBatch(List<RenewalSweep.Due<HeldLock>> due, LockRenewer renewer) {
 		this.due = due;
 		this.renewer = renewer;
 	}
@@ -51,7 +51,7 @@ final class RenewalBatch implements Runnable {
 		List<HeldLock> locks = new ArrayList<>(this.due.size());
 		List<Integer> generations = new ArrayList<>(this.due.size());
 		List<LeaseReset> resets = new ArrayList<>(this.due.size());
-		for (Due renewal : this.due) {
+		for (RenewalSweep.Due<HeldLock> renewal : this.due) {
 			HeldLock held = renewal.held();
 			if (takeLease(held, renewal.generation())) {
 				locks.add(held);
@@ -193,11 +193,6 @@ final class RenewalBatch implements Runnable {
 			}
 		}
 		rearm();
-	}
-
-	/** A lock found due by the sweep, for the lease of {@code generation}. */
-	record Due(HeldLock held, int generation) {
-
 	}
 
 }

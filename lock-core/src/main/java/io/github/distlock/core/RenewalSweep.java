@@ -12,26 +12,30 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
- * The renewals of locks with long leases, for {@link LockRenewer}: in batches, so that
- * 100,000 held locks cost a few round trips per sweep instead of a scheduled task, a
- * thread hop and a round trip each.
+ * The renewals of locks with long leases, for {@link LockRenewer} and for the holds of
+ * the reactive engine ({@link AsyncHold}): in batches, so that 100,000 held locks cost a
+ * few round trips per sweep instead of a scheduled task, a thread hop and a round trip
+ * each.
  * <p>
  * A lock renewed less often than twice a sweep period waits in the bucket of its due time
  * (one bucket per {@link #SWEEP_NANOS} of due times). A sweep every {@link #SWEEP_NANOS}
  * takes the buckets that start before the next sweep, so each lock is renewed up to two
  * periods early, never late, and no sweep looks at a lock that is not due (a full scan of
- * 100,000 held locks twice a second cost more CPU than their renewals). It renews the
- * locks due in batches of {@link #BATCH} ({@link RenewalBatch}) on the renewal threads,
- * each batch one {@link io.github.distlock.store.LockStore#extendAll} call. The sweep
- * itself runs on the deadline guard's thread, which never waits for a reply. A lock
- * renewed more often, and every retry after a failed renewal, is renewed alone, as
- * scheduled by the renewer. Adding a lock costs no task and no wake-up: most locks are
- * released before their first renewal, and their bucket drops them in groups (see
- * {@link Bucket}).
+ * 100,000 held locks twice a second cost more CPU than their renewals). It hands the
+ * locks due on in batches of {@link #BATCH}, each to be one
+ * {@link io.github.distlock.store.LockStore#extendAll} call ({@link RenewalBatch} on the
+ * renewal threads, {@link AsyncRenewalBatch} without blocking). The sweep itself runs on
+ * a thread that never waits for a reply. A lock renewed more often, and every retry after
+ * a failed renewal, is renewed alone, as scheduled by its renewer. Adding a lock costs no
+ * task and no wake-up: most locks are released before their first renewal, and their
+ * bucket drops them in groups (see {@link Bucket}).
+ *
+ * @param <T> the locks renewed
  */
-final class RenewalSweep {
+final class RenewalSweep<T extends RenewalSweep.Swept> {
 
 	/**
 	 * Period of the sweep and width of a bucket; a lock is renewed at most two of them
@@ -45,32 +49,31 @@ final class RenewalSweep {
 	 */
 	static final int BATCH = 512;
 
-	/** Where batches run: the renewal threads. */
-	private final TaskPool scheduler;
-
 	/**
-	 * Where the sweep runs: a thread that never does I/O (the deadline guard's), so that
-	 * sweeps come on time while every renewal thread waits for a reply.
+	 * Where the sweep runs: a thread that never waits for a reply (the deadline guard's,
+	 * the reactive timer), so that sweeps come on time while renewals wait for theirs.
 	 */
 	private final TaskPool sweeper;
 
-	private final LockRenewer renewer;
+	/**
+	 * Sends one batch, or throws {@link RejectedExecutionException} once shut down.
+	 */
+	private final Consumer<List<Due<T>>> batches;
 
 	private final EngineRuntime runtime;
 
 	/** The locks to renew, by bucket of their due time. */
-	private final ConcurrentSkipListMap<Long, Bucket> buckets = new ConcurrentSkipListMap<>();
+	private final ConcurrentSkipListMap<Long, Bucket<T>> buckets = new ConcurrentSkipListMap<>();
 
 	private final AtomicBoolean sweeping = new AtomicBoolean();
 
 	/** Sweeps scheduled or running: at most one waits at a time. */
 	private final AtomicInteger sweepsPending = new AtomicInteger();
 
-	RenewalSweep(TaskPool scheduler, TaskPool sweeper, EngineRuntime runtime, LockRenewer renewer) {
-		this.scheduler = scheduler;
+	RenewalSweep(TaskPool sweeper, EngineRuntime runtime, Consumer<List<Due<T>>> batches) {
 		this.sweeper = sweeper;
 		this.runtime = runtime;
-		this.renewer = renewer;
+		this.batches = batches;
 	}
 
 	/**
@@ -82,12 +85,13 @@ final class RenewalSweep {
 	}
 
 	/** {@code held} is to be renewed in {@code delayNanos}, for {@code generation}. */
-	void renewIn(HeldLock held, long delayNanos, int generation) {
+	void renewIn(T held, long delayNanos, int generation) {
 		long due = this.runtime.nanoTime() + delayNanos;
 		held.sweepDue(due, generation);
-		Bucket bucket;
+		Bucket<T> bucket;
 		do {
-			bucket = this.buckets.computeIfAbsent(Math.floorDiv(due, SWEEP_NANOS), (slot) -> new Bucket(this.sweeper));
+			bucket = this.buckets.computeIfAbsent(Math.floorDiv(due, SWEEP_NANOS),
+					(slot) -> new Bucket<>(this.sweeper));
 			bucket.add(held);
 			// A sweep that took the bucket meanwhile may have drained it before the
 			// offer: offered again (twice is harmless, a renewal is claimed once).
@@ -131,25 +135,24 @@ final class RenewalSweep {
 		// Every bucket starting before the next sweep: due by two periods from now.
 		long lastSlot = Math.floorDiv(now + SWEEP_NANOS, SWEEP_NANOS);
 		long horizon = now + 2 * SWEEP_NANOS;
-		List<RenewalBatch.Due> due = new ArrayList<>();
-		for (Map.Entry<Long, Bucket> first = this.buckets.firstEntry(); first != null
+		List<Due<T>> due = new ArrayList<>();
+		for (Map.Entry<Long, Bucket<T>> first = this.buckets.firstEntry(); first != null
 				&& first.getKey() <= lastSlot; first = this.buckets.firstEntry()) {
 			if (!this.buckets.remove(first.getKey(), first.getValue())) {
 				continue;
 			}
-			Bucket bucket = first.getValue();
+			Bucket<T> bucket = first.getValue();
 			bucket.taken = true;
-			for (HeldLock held = bucket.locks.poll(); held != null; held = bucket.locks.poll()) {
-				int generation = (held.state() == HeldLock.State.HELD) ? held.claimSweepRenewal(horizon) : -1;
+			for (T held = bucket.locks.poll(); held != null; held = bucket.locks.poll()) {
+				int generation = held.isActive() ? held.claimSweepRenewal(horizon) : -1;
 				if (generation >= 0) {
-					due.add(new RenewalBatch.Due(held, generation));
+					due.add(new Due<>(held, generation));
 				}
 			}
 		}
 		for (int from = 0; from < due.size(); from += BATCH) {
 			try {
-				this.scheduler
-					.execute(new RenewalBatch(due.subList(from, Math.min(from + BATCH, due.size())), this.renewer));
+				this.batches.accept(due.subList(from, Math.min(from + BATCH, due.size())));
 			}
 			catch (RejectedExecutionException ex) {
 				// Shut down meanwhile: nothing is renewed any more.
@@ -165,10 +168,10 @@ final class RenewalSweep {
 
 	/** The locks still held whose renewal the sweep has yet to send. */
 	long awaiting() {
-		Set<HeldLock> waiting = Collections.newSetFromMap(new IdentityHashMap<>());
+		Set<T> waiting = Collections.newSetFromMap(new IdentityHashMap<>());
 		this.buckets.values()
 			.forEach((bucket) -> bucket.locks.stream()
-				.filter((held) -> held.state() == HeldLock.State.HELD && held.sweepRenewalPending())
+				.filter((held) -> held.isActive() && held.sweepRenewalPending())
 				.forEach(waiting::add));
 		return waiting.size();
 	}
@@ -181,7 +184,7 @@ final class RenewalSweep {
 	/**
 	 * The locks due in one period; taken by the sweep once, then closed.
 	 * <p>
-	 * It is also each lock's scheduled renewal ({@link HeldLock#renewal}), cancelled when
+	 * It is also each lock's scheduled renewal ({@link Swept#renewal}), cancelled when
 	 * the lock is released, lost or extended. Most locks are released long before their
 	 * first renewal (a third of the lease): the bucket drops them when as many have left
 	 * as remain, so that it keeps at most about twice its live locks, not every lock
@@ -189,12 +192,12 @@ final class RenewalSweep {
 	 * bucket once on the sweep's thread; it comes after as many cancellations as the
 	 * locks it keeps, so it costs O(1) per lock.
 	 */
-	private static final class Bucket implements TaskPool.Scheduled {
+	private static final class Bucket<T extends Swept> implements TaskPool.Scheduled {
 
 		/** Fewer cancellations than this never start a drop. */
 		private static final int MIN_DROP = 256;
 
-		final ConcurrentLinkedQueue<HeldLock> locks = new ConcurrentLinkedQueue<>();
+		final ConcurrentLinkedQueue<T> locks = new ConcurrentLinkedQueue<>();
 
 		/** Set by the sweep that took it, before it drains it. */
 		volatile boolean taken;
@@ -213,7 +216,7 @@ final class RenewalSweep {
 			this.sweeper = sweeper;
 		}
 
-		void add(HeldLock held) {
+		void add(T held) {
 			this.locks.offer(held);
 			this.added.incrementAndGet();
 		}
@@ -240,13 +243,46 @@ final class RenewalSweep {
 		private void dropEnded() {
 			try {
 				this.cancelled.set(0);
-				this.locks.removeIf((held) -> held.state() != HeldLock.State.HELD);
+				this.locks.removeIf((held) -> !held.isActive());
 				this.added.set(this.locks.size());
 			}
 			finally {
 				this.dropping.set(false);
 			}
 		}
+
+	}
+
+	/**
+	 * A lock the sweep renews: its renewal is due at one time for one generation of its
+	 * lease (a change of the lease makes the older generations stale).
+	 */
+	interface Swept {
+
+		/** Whether it is neither released nor lost. */
+		boolean isActive();
+
+		/**
+		 * The sweep renews it at {@code dueNanos}, for the lease of {@code generation}.
+		 */
+		void sweepDue(long dueNanos, int generation);
+
+		/** Takes its renewal when due by {@code horizonNanos}: its generation, or -1. */
+		int claimSweepRenewal(long horizonNanos);
+
+		/** Whether the sweep is to renew it (not while renewed alone or sent). */
+		boolean sweepRenewalPending();
+
+		/**
+		 * Its next renewal, for the lease of {@code generation}: cancelled when it is
+		 * released, lost or its lease changed, or at once if that happened already.
+		 */
+		void renewal(TaskPool.Scheduled renewal, int generation);
+
+	}
+
+	/** A lock found due by the sweep, for the lease of {@code generation}. */
+	record Due<T>(T held, int generation) {
 
 	}
 

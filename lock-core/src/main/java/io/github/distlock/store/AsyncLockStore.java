@@ -1,5 +1,6 @@
 package io.github.distlock.store;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -55,6 +56,21 @@ public interface AsyncLockStore {
 	CompletionStage<ExtendReply> extend(String key, String owner, long leaseMillis);
 
 	/**
+	 * {@link LockStore#extendAll}: the lease resets of many locks, each owner-checked and
+	 * answered on its own, in as few round trips as the store can. By default one
+	 * {@link #extend} each, all sent at once.
+	 * @param resets the lease resets
+	 * @return one reply per reset, in their order; fails only where {@link #extend} would
+	 */
+	default CompletionStage<List<ExtendReply>> extendAll(List<LeaseReset> resets) {
+		List<CompletableFuture<ExtendReply>> replies = resets.stream()
+			.map((reset) -> extend(reset.key(), reset.owner(), reset.leaseMillis()).toCompletableFuture())
+			.toList();
+		return CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new))
+			.thenApply((all) -> replies.stream().map(CompletableFuture::join).toList());
+	}
+
+	/**
 	 * The operations of {@code store}, each run on {@code executor} (for stores whose
 	 * client blocks).
 	 * @param store the store
@@ -78,6 +94,11 @@ public interface AsyncLockStore {
 			@Override
 			public CompletionStage<ExtendReply> extend(String key, String owner, long leaseMillis) {
 				return on(executor, () -> store.extend(key, owner, leaseMillis));
+			}
+
+			@Override
+			public CompletionStage<List<ExtendReply>> extendAll(List<LeaseReset> resets) {
+				return on(executor, () -> store.extendAll(resets));
 			}
 
 		};

@@ -176,6 +176,9 @@ class BatchedRenewalTests {
 
 		final CountDownLatch blocked = new CountDownLatch(1);
 
+		/** The keys of the batches held by {@link #block()}. */
+		final Set<String> blockedKeys = ConcurrentHashMap.newKeySet();
+
 		private final CountDownLatch release = new CountDownLatch(1);
 
 		private volatile boolean blocking;
@@ -202,6 +205,7 @@ class BatchedRenewalTests {
 		public List<ExtendReply> extendAll(List<LeaseReset> resets) {
 			this.largestBatch.accumulateAndGet(resets.size(), Math::max);
 			if (this.blocking) {
+				resets.forEach((reset) -> this.blockedKeys.add(reset.key()));
 				this.blocked.countDown();
 				try {
 					this.release.await(60, TimeUnit.SECONDS);

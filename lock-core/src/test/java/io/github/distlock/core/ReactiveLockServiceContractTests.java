@@ -182,6 +182,20 @@ public abstract class ReactiveLockServiceContractTests {
 	}
 
 	@Test
+	void aHoldWithALongLeaseIsRenewedByTheSweep() {
+		// Renewed every 1.1 s: by the sweep, in one call with the other holds due.
+		ReactiveLockEngine holder = newService(Duration.ofMillis(3_300));
+		ReactiveLockEngine other = newService();
+		ReactiveLockHandle held = holder.tryLock(this.lockId, Duration.ZERO, null).block(BOUND);
+		assertThat(held).isNotNull();
+		// Past the lease, and more: the other service is refused all along.
+		assertThat(other.tryLock(this.lockId, Duration.ofMillis(5_000), null).block(BOUND)).isNull();
+		assertThat(held.isHeld()).isTrue();
+		held.release().block(BOUND);
+		assertThat(holder.locksLost()).isZero();
+	}
+
+	@Test
 	void aLockNotAcquiredInTimeFailsTheActionOrYieldsNothing() {
 		ReactiveLockEngine first = newService();
 		ReactiveLockEngine second = newService();

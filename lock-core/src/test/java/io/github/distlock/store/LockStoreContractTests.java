@@ -12,6 +12,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -176,6 +177,16 @@ public abstract class LockStoreContractTests {
 
 	@Test
 	void extendAllOfManyLocksRenewsEveryOwnedOneWithItsOwnLease() {
+		extendsManyLocks(this.store::extendAll);
+	}
+
+	@Test
+	void asyncExtendAllOfManyLocksRenewsEveryOwnedOneWithItsOwnLease() {
+		AsyncLockStore async = this.store.async(Runnable::run);
+		extendsManyLocks((resets) -> async.extendAll(resets).toCompletableFuture().join());
+	}
+
+	private void extendsManyLocks(Function<List<LeaseReset>, List<ExtendReply>> extendAll) {
 		List<LeaseReset> resets = new ArrayList<>();
 		for (int i = 0; i < 130; i++) {
 			String key = this.store.key("batch-" + i);
@@ -185,7 +196,7 @@ public abstract class LockStoreContractTests {
 			resets
 				.add(new LeaseReset(key, (i % 3 == 2) ? owner() : holder, (i % 2 == 0) ? LONG_LEASE : 2 * LONG_LEASE));
 		}
-		List<ExtendReply> replies = this.store.extendAll(resets);
+		List<ExtendReply> replies = extendAll.apply(resets);
 		assertThat(replies).hasSize(resets.size());
 		for (int i = 0; i < resets.size(); i++) {
 			String key = resets.get(i).key();

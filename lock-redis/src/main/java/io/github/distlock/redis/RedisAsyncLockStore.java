@@ -1,5 +1,6 @@
 package io.github.distlock.redis;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -10,6 +11,7 @@ import io.github.distlock.store.AcquireReply;
 import io.github.distlock.store.AsyncLockStore;
 import io.github.distlock.store.ExtendReply;
 import io.github.distlock.store.Extended;
+import io.github.distlock.store.LeaseReset;
 import io.github.distlock.store.NotOwned;
 import io.github.distlock.store.ReleaseReply;
 import io.github.distlock.store.Released;
@@ -34,11 +36,14 @@ final class RedisAsyncLockStore implements AsyncLockStore {
 
 	private final LockScriptRunner scripts;
 
+	private final RedisLeaseRenewals renewals;
+
 	private final Executor blockingCalls;
 
-	private RedisAsyncLockStore(RedisLockCommands commands, Executor blockingCalls) {
+	private RedisAsyncLockStore(RedisLockCommands commands, RedisLeaseRenewals renewals, Executor blockingCalls) {
 		this.commands = commands;
 		this.scripts = commands.scripts();
+		this.renewals = renewals;
 		this.blockingCalls = blockingCalls;
 	}
 
@@ -46,12 +51,12 @@ final class RedisAsyncLockStore implements AsyncLockStore {
 	 * The store's operations without blocking where its client allows it, else its
 	 * blocking methods on {@code blockingCalls}.
 	 */
-	static AsyncLockStore of(RedisLockStore store, RedisLockCommands commands, boolean replicated,
-			Executor blockingCalls) {
+	static AsyncLockStore of(RedisLockStore store, RedisLockCommands commands, RedisLeaseRenewals renewals,
+			boolean replicated, Executor blockingCalls) {
 		if (replicated || !(commands.scripts() instanceof SharedConnectionScriptRunner)) {
 			return AsyncLockStore.offloading(store, blockingCalls);
 		}
-		return new RedisAsyncLockStore(commands, blockingCalls);
+		return new RedisAsyncLockStore(commands, renewals, blockingCalls);
 	}
 
 	@Override
@@ -72,6 +77,17 @@ final class RedisAsyncLockStore implements AsyncLockStore {
 	public CompletionStage<ExtendReply> extend(String key, String owner, long leaseMillis) {
 		return run(this.commands.expireCall(key, owner, leaseMillis),
 				(reply) -> (reply == 1) ? Extended.INSTANCE : NotOwned.INSTANCE);
+	}
+
+	/**
+	 * {@inheritDoc} As {@link RedisLockStore#extendAll}: a few hundred locks per script
+	 * (one hash slot per script on a cluster), all scripts sent at once.
+	 */
+	@Override
+	public CompletionStage<List<ExtendReply>> extendAll(List<LeaseReset> resets) {
+		return this.scripts.isConnected() ? this.renewals.sendAll(resets)
+				: CompletableFuture.runAsync(this.scripts::connect, this.blockingCalls)
+					.thenCompose((connected) -> this.renewals.sendAll(resets));
 	}
 
 	/**

@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
@@ -60,6 +61,37 @@ final class RedisLeaseRenewals {
 		return List.of(replies);
 	}
 
+	/**
+	 * {@link #extendAll} without blocking, for {@link RedisAsyncLockStore}: every script
+	 * sent before any reply (without replicated renewals, on a runner that can send
+	 * without blocking).
+	 */
+	CompletionStage<List<ExtendReply>> sendAll(List<LeaseReset> resets) {
+		List<List<Integer>> scripts = scripts(resets);
+		List<CompletionStage<Long>> sent = sendAll(resets, scripts);
+		if (sent == null) {
+			throw new IllegalStateException("The lock scripts' runner cannot send without blocking");
+		}
+		List<CompletableFuture<List<ExtendReply>>> answered = new ArrayList<>(sent.size());
+		for (int i = 0; i < sent.size(); i++) {
+			int locks = scripts.get(i).size();
+			answered.add(sent.get(i)
+				.handle((renewed, failure) -> (failure == null) ? replies(renewed, locks)
+						: unknown(unwrapped(failure), locks))
+				.toCompletableFuture());
+		}
+		return CompletableFuture.allOf(answered.toArray(CompletableFuture[]::new)).thenApply((all) -> {
+			ExtendReply[] replies = new ExtendReply[resets.size()];
+			for (int i = 0; i < scripts.size(); i++) {
+				List<ExtendReply> script = answered.get(i).join();
+				for (int j = 0; j < script.size(); j++) {
+					replies[scripts.get(i).get(j)] = script.get(j);
+				}
+			}
+			return List.of(replies);
+		});
+	}
+
 	/** The indexes of the resets of each script: per slot on a cluster, in chunks. */
 	private List<List<Integer>> scripts(List<LeaseReset> resets) {
 		Map<Integer, List<Integer>> groups = new LinkedHashMap<>();
@@ -111,9 +143,14 @@ final class RedisLeaseRenewals {
 			return replies(sent.toCompletableFuture().join(), locks);
 		}
 		catch (CompletionException ex) {
-			Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
-			return unknown((cause instanceof RuntimeException runtime) ? runtime : ex, locks);
+			return unknown(unwrapped(ex), locks);
 		}
+	}
+
+	private static RuntimeException unwrapped(Throwable failure) {
+		Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
+				: failure;
+		return (cause instanceof RuntimeException runtime) ? runtime : new CompletionException(cause);
 	}
 
 	/** The replies of the {@code locks} of one script, from the bits of its reply. */

@@ -288,7 +288,7 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 	/** {@inheritDoc} Lettuce's async API, without replicas waited for. */
 	@Override
 	public AsyncLockStore async(Executor blockingCalls) {
-		return RedisAsyncLockStore.of(this, this.commands, this.replicated != null, blockingCalls);
+		return RedisAsyncLockStore.of(this, this.commands, this.renewals, this.replicated != null, blockingCalls);
 	}
 
 	/**

@@ -23,6 +23,8 @@ import io.github.distlock.testsupport.RedisServer;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -70,8 +72,9 @@ class ClusterKeySlotTests {
 		assertThat(idsPerMaster).hasSize(3);
 	}
 
-	@Test
-	void aBatchOfLeaseResetsAcrossEverySlotRunsOnEachSlotsMaster() {
+	@ParameterizedTest(name = "async={0}")
+	@ValueSource(booleans = { false, true })
+	void aBatchOfLeaseResetsAcrossEverySlotRunsOnEachSlotsMaster(boolean async) {
 		RedisLockStore store = this.clients.newStore();
 		List<LeaseReset> resets = new ArrayList<>();
 		List<String> ids = new ArrayList<>(HostileKeyTests.HOSTILE_IDS);
@@ -86,7 +89,8 @@ class ClusterKeySlotTests {
 		}
 		// And one lock renewed by an owner that does not hold it.
 		resets.add(new LeaseReset(store.key("order:0"), "stranger", 60_000));
-		List<ExtendReply> replies = store.extendAll(resets);
+		List<ExtendReply> replies = async ? store.async(Runnable::run).extendAll(resets).toCompletableFuture().join()
+				: store.extendAll(resets);
 		assertThat(replies.subList(0, ids.size())).allMatch(Extended.INSTANCE::equals);
 		assertThat(replies.get(ids.size())).isEqualTo(NotOwned.INSTANCE);
 		for (String id : ids) {
