@@ -6,11 +6,15 @@ import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 
 import io.github.distlock.LockLostException;
 import io.github.distlock.ReactiveLockHandle;
+import io.github.distlock.store.ExtendReply;
+import io.github.distlock.store.ForwardingLockStore;
 import io.github.distlock.store.InMemoryLockStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -119,12 +123,113 @@ class ReactiveBatchedRenewalTests {
 		assertThat(this.lost).isEmpty();
 	}
 
+	/**
+	 * An {@code extend} sent while a renewal waits for its reply starts a new renewal
+	 * generation: the renewal's reply, which comes first, must not schedule another
+	 * renewal beside the extend's. Before renewal generations it did, and the hold kept
+	 * two renewal chains for as long as it was held.
+	 */
+	@Test
+	void anExtendRacingARenewalLeavesOneRenewalScheduled() throws Exception {
+		TimerRecordingRuntime runtime = new TimerRecordingRuntime();
+		ExtendHoldingStore slow = new ExtendHoldingStore();
+		ReactiveLockEngine shortLeases = new ReactiveLockEngine(slow, Duration.ofMillis(300), runtime);
+		try {
+			ReactiveLockHandle handle = shortLeases.tryLock("racing", Duration.ZERO, null).block(BOUND);
+			assertThat(handle).isNotNull();
+			slow.holdNext = true;
+			assertThat(slow.held.await(BOUND.toSeconds(), TimeUnit.SECONDS)).as("renewal sent").isTrue();
+			CompletableFuture<Boolean> extended = handle.extend(Duration.ofMillis(300)).toFuture();
+			slow.answer.countDown();
+			assertThat(extended.get(BOUND.toSeconds(), TimeUnit.SECONDS)).isTrue();
+			// One hold renewed every 100 ms: one renewal waits on the timer at a time.
+			await().during(Duration.ofMillis(600)).atMost(BOUND).until(() -> runtime.timer.get().pending() <= 1);
+			handle.release().block(BOUND);
+			assertThat(shortLeases.locksLost()).isZero();
+		}
+		finally {
+			slow.answer.countDown();
+			shortLeases.destroy();
+		}
+	}
+
 	private List<ReactiveLockHandle> lockAll() {
 		List<ReactiveLockHandle> handles = new ArrayList<>();
 		for (int i = 0; i < HOLDS; i++) {
 			handles.add(this.engine.tryLock("lock-" + i, Duration.ZERO, null).block(BOUND));
 		}
 		return handles;
+	}
+
+	/** Holds the first {@code extend} after {@link #holdNext} until {@link #answer}. */
+	private static final class ExtendHoldingStore extends ForwardingLockStore {
+
+		final CountDownLatch held = new CountDownLatch(1);
+
+		final CountDownLatch answer = new CountDownLatch(1);
+
+		volatile boolean holdNext;
+
+		ExtendHoldingStore() {
+			super(new InMemoryLockStore());
+		}
+
+		@Override
+		public ExtendReply extend(String key, String owner, long leaseMillis) {
+			if (this.holdNext) {
+				this.holdNext = false;
+				this.held.countDown();
+				try {
+					this.answer.await(BOUND.toSeconds(), TimeUnit.SECONDS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}
+			return super.extend(key, owner, leaseMillis);
+		}
+
+	}
+
+	/** The system's runtime, keeping the reactive engine's timer. */
+	private static final class TimerRecordingRuntime implements EngineRuntime {
+
+		final AtomicReference<TaskPool> timer = new AtomicReference<>();
+
+		@Override
+		public long nanoTime() {
+			return EngineRuntime.system().nanoTime();
+		}
+
+		@Override
+		public void park(Object blocker, long nanos) {
+			EngineRuntime.system().park(blocker, nanos);
+		}
+
+		@Override
+		public void unpark(Thread thread) {
+			EngineRuntime.system().unpark(thread);
+		}
+
+		@Override
+		public TaskPool newTaskPool(String name, int threads, boolean endWhenIdle) {
+			TaskPool pool = EngineRuntime.system().newTaskPool(name, threads, endWhenIdle);
+			if (name.endsWith("-timer")) {
+				this.timer.set(pool);
+			}
+			return pool;
+		}
+
+		@Override
+		public long jitter(long bound) {
+			return EngineRuntime.system().jitter(bound);
+		}
+
+		@Override
+		public String newOwnerToken() {
+			return EngineRuntime.system().newOwnerToken();
+		}
+
 	}
 
 }
