@@ -32,15 +32,13 @@ final class QuorumHolds {
 	 */
 	record NodeHold(@Nullable String owner, long ttl) {
 
-		/** {@code PTTL}, then the owner of what it found. */
+		/**
+		 * The owner and {@code PTTL} of a Redis node's key, read together; only the
+		 * remaining lease of another store's.
+		 */
 		static NodeHold read(LockStore store, String key) {
-			long ttl = store.remainingLeaseMillis(key);
-			if (ttl < 0 || !(store instanceof RedisLockStore redis)) {
-				return new NodeHold(null, ttl);
-			}
-			String owner = redis.owner(key);
-			// Gone between the two reads: free.
-			return (owner != null) ? new NodeHold(owner, ttl) : new NodeHold(null, -1);
+			return (store instanceof RedisLockStore redis) ? redis.hold(key)
+					: new NodeHold(null, store.remainingLeaseMillis(key));
 		}
 
 	}

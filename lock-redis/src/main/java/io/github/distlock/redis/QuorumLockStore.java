@@ -250,9 +250,10 @@ public final class QuorumLockStore implements LockStore, AutoCloseable {
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * {@code PTTL} and the owner on each node: held while a majority of nodes have a key
-	 * of one owner ({@link QuorumHolds}), so the answer is the time until fewer than a
-	 * majority of that owner's keys are left, less the drift allowance.
+	 * The owner and {@code PTTL} of the key on each node, in one script: held while a
+	 * majority of nodes have a key of one owner ({@link QuorumHolds}), so the answer is
+	 * the time until fewer than a majority of that owner's keys are left, less the drift
+	 * allowance.
 	 * @throws org.springframework.dao.DataAccessResourceFailureException when fewer than
 	 * a majority of nodes answer
 	 */

@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.github.distlock.store.LeaseReset;
+import io.github.distlock.support.LogSafe;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The Redis round trips of the lock, one method per script, on a
@@ -169,12 +169,30 @@ final class RedisLockCommands {
 	}
 
 	/**
-	 * The owner token in the lock key without the contended flag, or null when the key is
-	 * absent: who holds the lock on this node, for the quorum.
+	 * The value and {@code PTTL} of a lock key, read together: one round trip, and no
+	 * release or acquisition between the two reads.
 	 */
-	@Nullable String owner(String key) {
-		String value = this.redis.opsForValue().get(key);
-		return (value != null && value.endsWith("+")) ? value.substring(0, value.length() - 1) : value;
+	@SuppressWarnings("rawtypes")
+	private static final RedisScript<List> VALUE_AND_TTL = RedisScript
+		.of("return {redis.call('GET', KEYS[1]) or '', redis.call('PTTL', KEYS[1])}", List.class);
+
+	/**
+	 * Who holds the lock on this node and for how long, for the quorum: the owner token
+	 * in the lock key without the contended flag, and the key's remaining time
+	 * ({@link Long#MAX_VALUE} without expiry); -1 when it is absent.
+	 */
+	QuorumHolds.NodeHold hold(String key) {
+		List<?> reply = this.redis.execute(VALUE_AND_TTL, List.of(key));
+		if (reply == null || reply.size() != 2) {
+			throw new IllegalStateException("Redis returned no value and time of lock key '" + LogSafe.text(key) + "'");
+		}
+		String value = String.valueOf(reply.get(0));
+		long ttl = ((Number) reply.get(1)).longValue();
+		if (value.isEmpty() || ttl == -2) {
+			return new QuorumHolds.NodeHold(null, -1);
+		}
+		String owner = value.endsWith("+") ? value.substring(0, value.length() - 1) : value;
+		return new QuorumHolds.NodeHold(owner, (ttl == -1) ? Long.MAX_VALUE : ttl);
 	}
 
 	/**

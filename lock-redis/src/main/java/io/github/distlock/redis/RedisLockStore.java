@@ -304,9 +304,9 @@ public final class RedisLockStore implements LockStore, AutoCloseable {
 		return (ttl >= 0) ? ttl : -1;
 	}
 
-	/** Who holds {@code key}: its owner token, or null when free (for the quorum). */
-	@Nullable String owner(String key) {
-		return this.commands.owner(key);
+	/** Who holds {@code key} and for how long, in one round trip (for the quorum). */
+	QuorumHolds.NodeHold hold(String key) {
+		return this.commands.hold(key);
 	}
 
 	/**
