@@ -71,10 +71,8 @@ final class AsyncHold implements RenewalSweep.Swept {
 	/** The lease's renewal generation; the renewals of older ones are stale. */
 	private volatile int renewalGeneration;
 
-	/** When the sweep renews it ({@link Long#MAX_VALUE}: never), for which generation. */
-	private long sweepDueNanos = Long.MAX_VALUE;
-
-	private int sweepDueGeneration;
+	/** When the {@link RenewalSweep} renews it, for which generation. */
+	private final RenewalSweep.DueTime sweepDueTime = new RenewalSweep.DueTime();
 
 	/** The last command setting the lease; the next one is sent when it completed. */
 	private CompletableFuture<?> leaseCommands = CompletableFuture.completedFuture(null);
@@ -306,7 +304,7 @@ final class AsyncHold implements RenewalSweep.Swept {
 	 * @return the new renewal generation
 	 */
 	private synchronized int cancelRenewal() {
-		this.sweepDueNanos = Long.MAX_VALUE;
+		this.sweepDueTime.clear();
 		TaskPool.Scheduled scheduled = this.renewal;
 		if (scheduled != null) {
 			scheduled.cancel();
@@ -326,23 +324,17 @@ final class AsyncHold implements RenewalSweep.Swept {
 
 	@Override
 	public synchronized void sweepDue(long dueNanos, int generation) {
-		this.sweepDueNanos = dueNanos;
-		this.sweepDueGeneration = generation;
+		this.sweepDueTime.set(dueNanos, generation);
 	}
 
 	@Override
 	public synchronized int claimSweepRenewal(long horizonNanos) {
-		if (this.sweepDueNanos == Long.MAX_VALUE || this.sweepDueNanos - horizonNanos > 0
-				|| this.sweepDueGeneration != this.renewalGeneration) {
-			return -1;
-		}
-		this.sweepDueNanos = Long.MAX_VALUE;
-		return this.sweepDueGeneration;
+		return this.sweepDueTime.claim(horizonNanos);
 	}
 
 	@Override
 	public synchronized boolean sweepRenewalPending() {
-		return this.sweepDueNanos != Long.MAX_VALUE;
+		return this.sweepDueTime.pending();
 	}
 
 }

@@ -68,12 +68,8 @@ final class HeldLock implements RenewalSweep.Swept {
 
 	private volatile TaskPool.@Nullable Scheduled renewal;
 
-	/**
-	 * When the {@link RenewalSweep} renews it, for which generation; MAX_VALUE: never.
-	 */
-	private long sweepDueNanos = Long.MAX_VALUE;
-
-	private int sweepDueGeneration;
+	/** When the {@link RenewalSweep} renews it, for which generation. */
+	private final RenewalSweep.DueTime sweepDueTime = new RenewalSweep.DueTime();
 
 	/** Whether the last renewal attempt failed (and the lease is running out). */
 	volatile boolean renewalFailing;
@@ -306,22 +302,17 @@ final class HeldLock implements RenewalSweep.Swept {
 
 	@Override
 	public synchronized void sweepDue(long dueNanos, int generation) {
-		this.sweepDueNanos = dueNanos;
-		this.sweepDueGeneration = generation;
+		this.sweepDueTime.set(dueNanos, generation);
 	}
 
 	@Override
 	public synchronized int claimSweepRenewal(long horizonNanos) {
-		if (this.sweepDueNanos == Long.MAX_VALUE || this.sweepDueNanos - horizonNanos > 0) {
-			return -1;
-		}
-		this.sweepDueNanos = Long.MAX_VALUE;
-		return this.sweepDueGeneration;
+		return this.sweepDueTime.claim(horizonNanos);
 	}
 
 	@Override
 	public synchronized boolean sweepRenewalPending() {
-		return this.sweepDueNanos != Long.MAX_VALUE;
+		return this.sweepDueTime.pending();
 	}
 
 	private void cancelRenewal() {

@@ -281,6 +281,42 @@ final class RenewalSweep<T extends RenewalSweep.Swept> {
 
 	}
 
+	/**
+	 * When the sweep renews a lock, and for which generation of its lease: the state
+	 * behind {@link Swept#sweepDue}, {@link Swept#claimSweepRenewal} and
+	 * {@link Swept#sweepRenewalPending}, guarded by the lock's own monitor.
+	 */
+	static final class DueTime {
+
+		/** {@link Long#MAX_VALUE}: not by the sweep. */
+		private long dueNanos = Long.MAX_VALUE;
+
+		private int generation;
+
+		void set(long dueNanos, int generation) {
+			this.dueNanos = dueNanos;
+			this.generation = generation;
+		}
+
+		void clear() {
+			this.dueNanos = Long.MAX_VALUE;
+		}
+
+		/** Takes the renewal when due by {@code horizonNanos}: its generation, or -1. */
+		int claim(long horizonNanos) {
+			if (this.dueNanos == Long.MAX_VALUE || this.dueNanos - horizonNanos > 0) {
+				return -1;
+			}
+			this.dueNanos = Long.MAX_VALUE;
+			return this.generation;
+		}
+
+		boolean pending() {
+			return this.dueNanos != Long.MAX_VALUE;
+		}
+
+	}
+
 	/** A lock found due by the sweep, for the lease of {@code generation}. */
 	record Due<T>(T held, int generation) {
 
