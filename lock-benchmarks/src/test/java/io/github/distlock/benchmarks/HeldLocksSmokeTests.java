@@ -50,7 +50,7 @@ class HeldLocksSmokeTests {
 
 	@Test
 	void everyImplementationHoldsEveryLockInEveryRunAndLosesNone() {
-		assertThat(report.rows()).hasSize(2 * RUNS);
+		assertThat(report.rows()).hasSize(3 * RUNS);
 		assertThat(report.rows()).as(progress).allSatisfy(row -> {
 			assertThat(row.error()).isNull();
 			assertThat(row.ids()).isEqualTo(IDS);
@@ -72,8 +72,8 @@ class HeldLocksSmokeTests {
 	void reportsMediansRatiosAndKeysByKind() {
 		String markdown = report.markdown();
 		assertThat(markdown)
-			.contains("### Medians over 2 runs", "| `distlock` | 50 |", "| `redisson` | 50 |",
-					"`distlock` / `redisson` within the same run",
+			.contains("### Medians over 2 runs", "| `distlock` | 50 |", "| `distlock-reactive` | 50 |",
+					"| `redisson` | 50 |", "`distlock` / `redisson` within the same run",
 					"| implementation | held | fence | released | other |", "<details><summary>Run 2 of 2</summary>")
 			.doesNotContain("failed");
 		assertThat(markdown).containsPattern("\\| `redisson` \\| 50 \\|( " + SIGNED_SPREAD + " \\|){11}\n");
@@ -87,7 +87,8 @@ class HeldLocksSmokeTests {
 		HeldLocksMain.Options defaults = HeldLocksMain.Options.parse(new String[] { HeldLocksMain.OPTION });
 		assertThat(defaults.held()).containsExactly(10_000, 100_000);
 		assertThat(defaults.hold()).isEqualTo(Duration.ofSeconds(60));
-		assertThat(defaults.holders()).extracting(HeldLocksMain.Holder::name).containsExactly("distlock", "redisson");
+		assertThat(defaults.holders()).extracting(HeldLocksMain.Holder::name)
+			.containsExactly("distlock", "distlock-reactive", "redisson");
 		HeldLocksMain.Options options = HeldLocksMain.Options.parse(new String[] { HeldLocksMain.OPTION, "--held=1000",
 				"--hold-seconds=5", "--topology=cluster", "--only=redisson", "--repeat=3" });
 		assertThat(options.held()).containsExactly(1_000);
