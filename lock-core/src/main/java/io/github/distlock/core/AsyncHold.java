@@ -323,8 +323,8 @@ final class AsyncHold implements RenewalSweep.Swept {
 	}
 
 	@Override
-	public synchronized void sweepDue(long dueNanos, int generation) {
-		this.sweepDueTime.set(dueNanos, generation);
+	public synchronized boolean sweepDue(long dueNanos, int generation) {
+		return this.sweepDueTime.set(dueNanos, generation);
 	}
 
 	@Override

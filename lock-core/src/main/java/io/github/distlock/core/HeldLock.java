@@ -301,8 +301,8 @@ final class HeldLock implements RenewalSweep.Swept {
 	}
 
 	@Override
-	public synchronized void sweepDue(long dueNanos, int generation) {
-		this.sweepDueTime.set(dueNanos, generation);
+	public synchronized boolean sweepDue(long dueNanos, int generation) {
+		return this.sweepDueTime.set(dueNanos, generation);
 	}
 
 	@Override

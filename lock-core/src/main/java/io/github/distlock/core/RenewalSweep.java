@@ -84,10 +84,15 @@ final class RenewalSweep<T extends RenewalSweep.Swept> {
 		return delayNanos > 2 * SWEEP_NANOS;
 	}
 
-	/** {@code held} is to be renewed in {@code delayNanos}, for {@code generation}. */
+	/**
+	 * {@code held} is to be renewed in {@code delayNanos}, for {@code generation};
+	 * nothing if a newer generation is scheduled already.
+	 */
 	void renewIn(T held, long delayNanos, int generation) {
 		long due = this.runtime.nanoTime() + delayNanos;
-		held.sweepDue(due, generation);
+		if (!held.sweepDue(due, generation)) {
+			return;
+		}
 		Bucket<T> bucket;
 		do {
 			bucket = this.buckets.computeIfAbsent(Math.floorDiv(due, SWEEP_NANOS),
@@ -263,9 +268,11 @@ final class RenewalSweep<T extends RenewalSweep.Swept> {
 		boolean isActive();
 
 		/**
-		 * The sweep renews it at {@code dueNanos}, for the lease of {@code generation}.
+		 * The sweep renews it at {@code dueNanos}, for the lease of {@code generation},
+		 * unless a newer generation is due already (see {@link DueTime#set}).
+		 * @return whether it is due for {@code generation} now
 		 */
-		void sweepDue(long dueNanos, int generation);
+		boolean sweepDue(long dueNanos, int generation);
 
 		/** Takes its renewal when due by {@code horizonNanos}: its generation, or -1. */
 		int claimSweepRenewal(long horizonNanos);
@@ -293,9 +300,21 @@ final class RenewalSweep<T extends RenewalSweep.Swept> {
 
 		private int generation;
 
-		void set(long dueNanos, int generation) {
+		/**
+		 * The renewal of {@code generation} is due at {@code dueNanos}. Refused for a
+		 * generation older than the last one set: the renewal that scheduled it read its
+		 * generation before a change of the lease (an {@code extend} between a batch
+		 * freeing its lease locks and scheduling their next renewals), whose own renewal
+		 * it must not overwrite, or nothing would renew the lock again.
+		 * @return whether it was set
+		 */
+		boolean set(long dueNanos, int generation) {
+			if (generation - this.generation < 0) {
+				return false;
+			}
 			this.dueNanos = dueNanos;
 			this.generation = generation;
+			return true;
 		}
 
 		void clear() {

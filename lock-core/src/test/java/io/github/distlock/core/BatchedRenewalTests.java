@@ -2,7 +2,9 @@ package io.github.distlock.core;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -149,6 +151,57 @@ class BatchedRenewalTests {
 		}
 	}
 
+	/**
+	 * An {@code extend} that waits for the lease lock of a batch in flight runs when the
+	 * batch frees it, before the batch schedules that lock's next renewal: the batch's
+	 * renewal, of the generation before the extend, must not overwrite the extend's, or
+	 * nothing renews the lock again and it expires without a loss being reported (issue
+	 * 39, 1: 585 of 600 locks before the fix).
+	 */
+	@Test
+	void anExtendWaitingForItsBatchKeepsTheLockRenewed() throws Exception {
+		List<LockHandle> handles = lockAll();
+		this.store.block();
+		assertThat(this.store.blocked.await(20, TimeUnit.SECONDS)).isTrue();
+		List<LockHandle> inFlight = handles.stream()
+			.filter((handle) -> this.store.blockedKeys.contains(this.store.key(handle.lockId())))
+			.toList();
+		assertThat(inFlight).isNotEmpty();
+		List<Thread> extending = new ArrayList<>();
+		Queue<Boolean> extended = new ConcurrentLinkedQueue<>();
+		for (LockHandle handle : inFlight) {
+			Thread thread = new Thread(() -> extended.add(handle.extend(LEASE)));
+			thread.start();
+			extending.add(thread);
+		}
+		// Each waits for the lease lock the batch holds.
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> extending.stream().allMatch((thread) -> thread.getState() == Thread.State.TIMED_WAITING));
+		this.store.unblock();
+		for (Thread thread : extending) {
+			thread.join(TimeUnit.SECONDS.toMillis(10));
+		}
+		assertThat(extended).hasSize(inFlight.size()).containsOnly(true);
+		Map<String, Integer> renewalsAfterExtend = new HashMap<>();
+		inFlight.forEach((handle) -> renewalsAfterExtend.put(handle.lockId(), this.store.renewals(handle.lockId())));
+		// Renewed every 1.5 s from the extend on: each is renewed again well within 10 s.
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(inFlight).as("locks not renewed since their extend")
+				.allMatch((handle) -> this.store.renewals(handle.lockId()) > renewalsAfterExtend.get(handle.lockId())));
+		assertThat(handles).allMatch(LockHandle::isHeld);
+		assertThat(this.lost).isEmpty();
+		handles.forEach(LockHandle::close);
+	}
+
+	@Test
+	void aRenewalOfAnOlderGenerationDoesNotOverwriteANewerOne() {
+		RenewalSweep.DueTime due = new RenewalSweep.DueTime();
+		assertThat(due.set(2_000, 2)).isTrue();
+		assertThat(due.set(1_000, 1)).isFalse();
+		assertThat(due.claim(1_500)).isEqualTo(-1);
+		assertThat(due.claim(2_000)).isEqualTo(2);
+	}
+
 	private List<LockHandle> lockAll() {
 		List<LockHandle> handles = new ArrayList<>();
 		for (int i = 0; i < LOCKS; i++) {
@@ -165,6 +218,9 @@ class BatchedRenewalTests {
 	static final class RecordingStore extends ForwardingLockStore {
 
 		final Set<String> renewedKeys = ConcurrentHashMap.newKeySet();
+
+		/** Renewals by the sweep's batches, by key. */
+		final Map<String, AtomicInteger> batchRenewals = new ConcurrentHashMap<>();
 
 		final Set<String> notOwned = ConcurrentHashMap.newKeySet();
 
@@ -185,6 +241,12 @@ class BatchedRenewalTests {
 
 		RecordingStore(InMemoryLockStore delegate) {
 			super(delegate);
+		}
+
+		/** How often the sweep's batches renewed the lock {@code lockId}. */
+		int renewals(String lockId) {
+			AtomicInteger renewals = this.batchRenewals.get(key(lockId));
+			return (renewals != null) ? renewals.get() : 0;
 		}
 
 		void block() {
@@ -217,6 +279,7 @@ class BatchedRenewalTests {
 			List<ExtendReply> replies = new ArrayList<>();
 			for (LeaseReset reset : resets) {
 				this.renewedKeys.add(reset.key());
+				this.batchRenewals.computeIfAbsent(reset.key(), (key) -> new AtomicInteger()).incrementAndGet();
 				if (this.notOwned.contains(reset.key())) {
 					replies.add(NotOwned.INSTANCE);
 				}
