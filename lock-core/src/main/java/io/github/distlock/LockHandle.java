@@ -51,6 +51,9 @@ public interface LockHandle extends AutoCloseable {
 	 * @param leaseTime the new lease, counted from now; at least 1 ms (3 ms on an
 	 * auto-renewed lock), whole milliseconds
 	 * @return {@code true} if extended, {@code false} if the lock is no longer held
+	 * @throws RuntimeException the store's failure when it did not answer (unreachable,
+	 * timed out): the lease counts as not reset (the local one ends no later than either
+	 * would), and an auto-renewed lock goes on being renewed
 	 */
 	boolean extend(Duration leaseTime);
 

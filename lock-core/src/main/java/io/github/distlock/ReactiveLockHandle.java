@@ -34,7 +34,9 @@ public interface ReactiveLockHandle {
 	 * Resets the lease to {@code leaseTime} if still held; an auto-renewed lock is
 	 * renewed with it from then on.
 	 * @param leaseTime the new lease: at least 1 ms, 3 ms for an auto-renewed lock
-	 * @return whether the lease was reset
+	 * @return whether the lease was reset; fails with the store's failure when the store
+	 * did not answer (as {@link LockHandle#extend}): the lease then counts as not reset,
+	 * and an auto-renewed lock is renewed as after a renewal that went unanswered
 	 */
 	Mono<Boolean> extend(Duration leaseTime);
 

@@ -235,15 +235,21 @@ final class AsyncHold implements RenewalSweep.Swept {
 			return CompletableFuture.completedFuture(false);
 		}
 		this.leaseNanos = leaseNanos;
-		cancelRenewal();
-		return resetLease(leaseNanos).thenApply((reply) -> {
-			if (reply instanceof NotOwned) {
+		int generation = cancelRenewal();
+		return resetLease(leaseNanos).handle((reply, failure) -> {
+			ExtendReply answer = (failure != null) ? Unknown.of(failure) : reply;
+			if (answer instanceof NotOwned) {
 				lost("the lock was gone or held by another owner when its lease was extended");
 			}
-			if (this.autoRenewed) {
-				scheduleRenewal(interval(), false);
+			else if (this.autoRenewed) {
+				// As after a renewal: unanswered, the old deadline still holds, so the
+				// next renewal comes soon, not a third of the new lease later.
+				renewed(answer, generation);
 			}
-			return reply instanceof Extended;
+			if (answer instanceof Unknown unknown) {
+				throw unknown.cause();
+			}
+			return answer instanceof Extended;
 		});
 	}
 

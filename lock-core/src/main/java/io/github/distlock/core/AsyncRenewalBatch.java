@@ -3,7 +3,6 @@ package io.github.distlock.core;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
 import io.github.distlock.store.ExtendReply;
@@ -55,18 +54,12 @@ final class AsyncRenewalBatch {
 		}
 		sent.whenComplete((replies, failure) -> {
 			for (int i = 0; i < joined.size(); i++) {
-				ExtendReply reply = (failure == null) ? replies.get(i) : new Unknown(unwrapped(failure));
+				ExtendReply reply = (failure == null) ? replies.get(i) : Unknown.of(failure);
 				RenewalSweep.Due<AsyncHold> renewal = joined.get(i);
 				renewal.held()
 					.answeredInBatch(reply, sentAt, resets.get(i).leaseMillis(), renewal.generation(), commands.get(i));
 			}
 		});
-	}
-
-	private static RuntimeException unwrapped(Throwable failure) {
-		Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
-				: failure;
-		return (cause instanceof RuntimeException runtime) ? runtime : new CompletionException(cause);
 	}
 
 }

@@ -13,6 +13,7 @@ import io.github.distlock.store.ExtendReply;
 import io.github.distlock.store.Extended;
 import io.github.distlock.store.LeaseReset;
 import io.github.distlock.store.NotOwned;
+import io.github.distlock.store.Unknown;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
@@ -77,7 +78,7 @@ final class RedisLeaseRenewals {
 			int locks = scripts.get(i).size();
 			answered.add(sent.get(i)
 				.handle((renewed, failure) -> (failure == null) ? replies(renewed, locks)
-						: unknown(unwrapped(failure), locks))
+						: unknown(Unknown.of(failure).cause(), locks))
 				.toCompletableFuture());
 		}
 		return CompletableFuture.allOf(answered.toArray(CompletableFuture[]::new)).thenApply((all) -> {
@@ -143,15 +144,10 @@ final class RedisLeaseRenewals {
 			return replies(sent.toCompletableFuture().join(), locks);
 		}
 		catch (CompletionException ex) {
-			return unknown(unwrapped(ex), locks);
+			return unknown(Unknown.of(ex).cause(), locks);
 		}
 	}
 
-	private static RuntimeException unwrapped(Throwable failure) {
-		Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
-				: failure;
-		return (cause instanceof RuntimeException runtime) ? runtime : new CompletionException(cause);
-	}
 
 	/** The replies of the {@code locks} of one script, from the bits of its reply. */
 	static List<ExtendReply> replies(long renewed, int locks) {
