@@ -49,7 +49,8 @@ final class AcquireAttempts {
 	 * @param waitNanos how long it may queue (0 for the first attempt, which does not)
 	 */
 	Attempt attempt(LockEntry entry, long fixedLeaseNanos, UnansweredAcquire unanswered,
-			@Nullable QueuedAcquisition queueing, long waitNanos) {
+			@Nullable QueuedAcquisition queued, long waitNanos) {
+		QueuedAcquisition queueing = (queued != null && !queued.isSpent()) ? queued : null;
 		long lease = (fixedLeaseNanos > 0) ? fixedLeaseNanos : this.leaseNanos;
 		String owner = (queueing != null) ? queueing.owner : unanswered.nextOwner();
 		long waitMillis = (queueing != null && waitNanos > 0) ? LockReleaser.toMillis(waitNanos) : 0;
@@ -79,7 +80,9 @@ final class AcquireAttempts {
 			}
 			return new Attempt(null, -1);
 		}
-		long leaseStart = unanswered.leaseStart(owner, sentAt);
+		// A repeated token's acquire resets the lease it finds (the store's contract), so
+		// the lease starts no earlier than this attempt, whenever the first one landed.
+		long leaseStart = sentAt;
 		String settled = unanswered.settle();
 		if (reply instanceof HeldByOther other) {
 			if (queueing != null) {
@@ -105,8 +108,9 @@ final class AcquireAttempts {
 		long fencingToken = ((Acquired) reply).fencingToken();
 		if (this.runtime.nanoTime() - leaseStart >= lease) {
 			if (queueing != null) {
-				// Its next attempt sends the same token: released before it.
+				// Released at once, withdrawing its queue entry: the token is spent.
 				this.releaser.releaseQuietly(entry.key, owner);
+				queueing.spend();
 			}
 			else {
 				this.releaser.releaseLater(entry.key, owner);
@@ -129,7 +133,7 @@ final class AcquireAttempts {
 
 	private static void unanswered(String owner, long sentAt, Throwable failure, UnansweredAcquire unanswered,
 			@Nullable QueuedAcquisition queueing) {
-		unanswered.unanswered(owner, sentAt, failure);
+		unanswered.unanswered(owner, failure);
 		if (queueing != null) {
 			queueing.hadUnanswered = true;
 			queueing.grants.unanswered(sentAt);

@@ -120,7 +120,7 @@ final class FairAcquirer {
 				if (reply instanceof Unknown unknown) {
 					// Maybe applied (queued, or granted): tried again with the same token
 					// after a back-off, until the wait time ends.
-					unanswered.unanswered(owner, sentAt, unknown.cause());
+					unanswered.unanswered(owner, unknown.cause());
 					grants.unanswered(sentAt);
 					if (remaining <= 0) {
 						this.releaser.releaseLater(entry.key, owner);

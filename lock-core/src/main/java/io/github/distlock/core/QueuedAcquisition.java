@@ -35,12 +35,29 @@ final class QueuedAcquisition {
 	boolean hadUnanswered;
 
 	/**
+	 * Whether {@link #owner} was given up while the acquisition goes on: an attempt
+	 * acquired under it only after its lease would have run out, and the lock was
+	 * released. The store refuses a released token, so the later attempts queue nothing
+	 * and bring fresh tokens, as on a store that does not grant. Its thread's only.
+	 */
+	private boolean spent;
+
+	/**
 	 * @param owner the owner token of every attempt
 	 * @param leaseNanos the lease the acquisition asks for, which a grant to it carries
 	 */
 	QueuedAcquisition(String owner, long leaseNanos) {
 		this.owner = owner;
 		this.grants = new GrantWindow(leaseNanos);
+	}
+
+	/** Its owner token was released: the acquisition goes on without it. */
+	void spend() {
+		this.spent = true;
+	}
+
+	boolean isSpent() {
+		return this.spent;
 	}
 
 }

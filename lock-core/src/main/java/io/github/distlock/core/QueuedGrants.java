@@ -99,12 +99,14 @@ final class QueuedGrants {
 	 * withdrew it, or the token is released anyway as an unanswered attempt's. After an
 	 * unanswered attempt it is withdrawn also when a hand-over withdrew the entry: a copy
 	 * of that attempt may still be applied, and the withdrawal makes the store refuse it.
+	 * Not when its token was {@linkplain QueuedAcquisition#spent spent}: released then.
 	 * @param heldAs the owner token the lock is held under, or {@code null}
 	 * @param unansweredOwner the owner token of an unanswered attempt released on the way
 	 * out, or {@code null}
 	 */
 	void ended(LockEntry entry, QueuedAcquisition queueing, @Nullable String heldAs, @Nullable String unansweredOwner) {
-		boolean mayBeQueued = (queueing.queued && !queueing.withdrawnByHandOver) || queueing.hadUnanswered;
+		boolean mayBeQueued = !queueing.isSpent()
+				&& ((queueing.queued && !queueing.withdrawnByHandOver) || queueing.hadUnanswered);
 		if (mayBeQueued && !queueing.owner.equals(heldAs) && !queueing.owner.equals(unansweredOwner)) {
 			this.releaser.releaseAndWait(entry.key, queueing.owner);
 		}

@@ -134,21 +134,23 @@ final class SharedAcquirer {
 		}
 		catch (RuntimeException ex) {
 			// The command may still be applied after we gave up: removed on the way out.
-			unanswered.unanswered(owner, sentAt, ex);
+			unanswered.unanswered(owner, ex);
 			throw Interrupts.interruptOr(entry.lockId, ex);
 		}
 		catch (Error ex) {
-			unanswered.unanswered(owner, sentAt, ex);
+			unanswered.unanswered(owner, ex);
 			throw ex;
 		}
 		if (reply instanceof Unknown unknown) {
-			unanswered.unanswered(owner, sentAt, unknown.cause());
+			unanswered.unanswered(owner, unknown.cause());
 			if (Thread.currentThread().isInterrupted() || Interrupts.isCause(unknown.cause())) {
 				throw Interrupts.interruptOr(entry.lockId, unknown.cause());
 			}
 			return -1L;
 		}
-		long leaseStart = unanswered.leaseStart(owner, sentAt);
+		// A repeated token's acquire resets the lease it finds (the store's contract), so
+		// the lease starts no earlier than this attempt, whenever the first one landed.
+		long leaseStart = sentAt;
 		String settled = unanswered.settle();
 		if (reply instanceof HeldByOther other) {
 			if (settled != null) {

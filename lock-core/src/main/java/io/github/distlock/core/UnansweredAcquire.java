@@ -11,8 +11,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The owner token of one thread's acquisition while the store has not answered its
  * acquire: the command may have been applied, so the next attempt sends the same token
- * (the store answers a lock held by that token as acquired) instead of a new one that
- * could leave the first write behind, unowned. An answer settles it; a token still
+ * (the store answers a lock held by that token as acquired, its lease reset to at least
+ * the one asked for, so the lease counts from the answered attempt) instead of a new one
+ * that could leave the first write behind, unowned. An answer settles it; a token still
  * unanswered when the thread gives up is released (owner-checked) by the acquirer.
  * <p>
  * Attempts after an unanswered one are spaced by a jittered, doubling back-off, so a
@@ -27,8 +28,6 @@ final class UnansweredAcquire {
 	private final EngineRuntime runtime;
 
 	private @Nullable String owner;
-
-	private long firstSentAt;
 
 	private @Nullable Throwable lastFailure;
 
@@ -46,22 +45,12 @@ final class UnansweredAcquire {
 	}
 
 	/**
-	 * When a lock acquired by {@code owner} with a command sent at {@code sentAt} may
-	 * have been written: for a repeated token, when it was first sent (a repeat does not
-	 * reset the lease the first write may have set).
-	 */
-	long leaseStart(String owner, long sentAt) {
-		return owner.equals(this.owner) ? this.firstSentAt : sentAt;
-	}
-
-	/**
-	 * The store did not answer the acquire of {@code owner} sent at {@code sentAt}.
+	 * The store did not answer the acquire of {@code owner}.
 	 * @param failure what the store reported
 	 */
-	void unanswered(String owner, long sentAt, Throwable failure) {
+	void unanswered(String owner, Throwable failure) {
 		if (!owner.equals(this.owner)) {
 			this.owner = owner;
-			this.firstSentAt = sentAt;
 			this.failures = 0;
 		}
 		this.lastFailure = failure;
