@@ -160,7 +160,7 @@ class BatchedRenewalTests {
 	 */
 	@Test
 	void anExtendWaitingForItsBatchKeepsTheLockRenewed() throws Exception {
-		List<LockHandle> handles = lockAll();
+		List<LockHandle> handles = lockAll(600);
 		this.store.block();
 		assertThat(this.store.blocked.await(20, TimeUnit.SECONDS)).isTrue();
 		List<LockHandle> inFlight = handles.stream()
@@ -203,8 +203,12 @@ class BatchedRenewalTests {
 	}
 
 	private List<LockHandle> lockAll() {
+		return lockAll(LOCKS);
+	}
+
+	private List<LockHandle> lockAll(int locks) {
 		List<LockHandle> handles = new ArrayList<>();
-		for (int i = 0; i < LOCKS; i++) {
+		for (int i = 0; i < locks; i++) {
 			handles.add(this.engine.lock("lock-" + i, Duration.ZERO));
 		}
 		return handles;
