@@ -148,7 +148,6 @@ final class RedisLeaseRenewals {
 		}
 	}
 
-
 	/** The replies of the {@code locks} of one script, from the bits of its reply. */
 	static List<ExtendReply> replies(long renewed, int locks) {
 		List<ExtendReply> replies = new ArrayList<>(locks);
