@@ -49,6 +49,9 @@ final class RenewalSweep<T extends RenewalSweep.Swept> {
 	 */
 	static final int BATCH = 512;
 
+	/** Fewer cancellations in a bucket than this never start a drop ({@link Bucket}). */
+	static final int MIN_DROP = 256;
+
 	/**
 	 * Where the sweep runs: a thread that never waits for a reply (the deadline guard's,
 	 * the reactive timer), so that sweeps come on time while renewals wait for theirs.
@@ -198,9 +201,6 @@ final class RenewalSweep<T extends RenewalSweep.Swept> {
 	 * locks it keeps, so it costs O(1) per lock.
 	 */
 	private static final class Bucket<T extends Swept> implements TaskPool.Scheduled {
-
-		/** Fewer cancellations than this never start a drop. */
-		private static final int MIN_DROP = 256;
 
 		final ConcurrentLinkedQueue<T> locks = new ConcurrentLinkedQueue<>();
 

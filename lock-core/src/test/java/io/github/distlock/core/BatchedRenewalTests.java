@@ -82,6 +82,7 @@ class BatchedRenewalTests {
 		LockEngine longLeases = new LockEngine(this.store, Duration.ofSeconds(60));
 		try {
 			List<LockHandle> held = new ArrayList<>();
+			long startedAt = System.nanoTime();
 			for (int i = 0; i < 20_000; i++) {
 				LockHandle handle = longLeases.lock("id-" + i, Duration.ZERO);
 				if (i % 100 == 0) {
@@ -91,7 +92,15 @@ class BatchedRenewalTests {
 					handle.close();
 				}
 			}
-			await().atMost(Duration.ofSeconds(10)).until(() -> longLeases.sweepEntries() <= 2_000);
+			// A bucket (a sweep period of first renewals) drops its released locks once
+			// at
+			// least MIN_DROP of them left and they outnumber those still in it; on a
+			// loaded machine the acquisitions spread over more buckets, each of which may
+			// keep fewer than MIN_DROP released ones.
+			long buckets = (System.nanoTime() - startedAt) / RenewalSweep.SWEEP_NANOS + 2;
+			long bound = Math.max(2_000, buckets * RenewalSweep.MIN_DROP + 2 * held.size());
+			assertThat(bound).as("the bound is below the 20,000 locks acquired").isLessThan(20_000);
+			await().atMost(Duration.ofSeconds(10)).until(() -> longLeases.sweepEntries() <= bound);
 			// The 200 held locks stay, each waiting for its renewal by the sweep.
 			await().atMost(Duration.ofSeconds(10)).until(() -> longLeases.pendingRenewalTasks() == held.size());
 			assertThat(longLeases.sweepEntries()).isGreaterThanOrEqualTo(held.size());
