@@ -17,6 +17,9 @@ class HistoryCheckerTests {
 
 	private static final long WINDOW = 1_000;
 
+	/** Lease of every hold, in ms. */
+	private static final long LEASE = 3_000;
+
 	@Test
 	void passesHoldsOneAfterAnotherWithGrowingTokens() {
 		List<Op> ops = List.of(op("c0-t0", 10, 100, 200, true), op("c1-t0", 11, 300, 400, true));
@@ -87,14 +90,14 @@ class HistoryCheckerTests {
 
 	@Test
 	void excusesAnOverlapWithAHoldWhoseLeaseLapsedButNotTheOtherWayRound() {
-		Op lapsed = new Op("c0-t0", "r", 10, 100, 150, 160, 300, false, false, "lost");
+		Op lapsed = new Op("c0-t0", "r", 10, 100, 150, 160, 300, false, false, "lost", LEASE, Hold.NEVER, 0);
 		Op next = op("c1-t0", 11, 200, 400, true);
 		Map<String, long[]> registers = Map.of("r", new long[] { 1, 1 });
 		Verdict verdict = HistoryChecker.check(List.of(lapsed, next), List.of(), registers, WINDOW);
 		assertThat(verdict.violations).isEmpty();
 		assertThat(verdict.leasesLapsed).isEqualTo(1);
 		Op kept = op("c0-t0", 10, 100, 300, false);
-		Op lapsedLater = new Op("c1-t0", "r", 11, 200, 250, 260, 400, true, false, "lost");
+		Op lapsedLater = new Op("c1-t0", "r", 11, 200, 250, 260, 400, true, false, "lost", LEASE, Hold.NEVER, 0);
 		assertThat(HistoryChecker.check(List.of(kept, lapsedLater), List.of(), registers, WINDOW).violations)
 			.singleElement()
 			.asString()
@@ -166,16 +169,17 @@ class HistoryCheckerTests {
 	}
 
 	private static SharedOp read(String client, long token, long acquired, long released) {
-		return new SharedOp(client, "r", 0, token, acquired, released, true, "ok");
+		return new SharedOp(client, "r", 0, token, acquired, released, true, "ok", LEASE);
 	}
 
 	private static SharedOp permit(String client, long token, long acquired, long released) {
-		return new SharedOp(client, "s", 2, token, acquired, released, true, "ok");
+		return new SharedOp(client, "s", 2, token, acquired, released, true, "ok", LEASE);
 	}
 
 	private static Op op(String client, long token, long acquired, long released, boolean accepted) {
 		long middle = (acquired + released) / 2;
-		return new Op(client, "r", token, acquired, middle, released - 1, released, accepted, true, "ok");
+		return new Op(client, "r", token, acquired, middle, released - 1, released, accepted, true, "ok", LEASE,
+				Hold.NEVER, 0);
 	}
 
 	private static Fault pause(String target, long start, long end, Excuse excuse) {
