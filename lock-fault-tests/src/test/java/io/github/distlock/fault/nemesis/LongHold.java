@@ -17,7 +17,7 @@ import io.github.distlock.testsupport.FencedResource;
  * renewal of the lock. After the last extend the holder keeps the lock for that lease and
  * {@link #BEYOND_LEASE} more, asking {@code isHeld()} every 100-200 ms but going on
  * whatever it answers: a lock left unrenewed then lapses while it is held, and the engine
- * has had time to tell its holder.
+ * has had time to tell its holder (which the {@link HistoryChecker} demands).
  */
 final class LongHold {
 

@@ -73,6 +73,7 @@ final class NemesisRun {
 			awaitLiveness(clients, topology, healedAt);
 			List<Op> ops = new ArrayList<>();
 			List<SharedOp> shared = new ArrayList<>();
+			List<LossSignal> signals = new ArrayList<>();
 			long failedAcquires = 0;
 			for (ClientJvm client : clients) {
 				for (String line : client.lines()) {
@@ -82,13 +83,17 @@ final class NemesisRun {
 					else if (SharedOp.isSharedOp(line)) {
 						shared.add(SharedOp.parse(line));
 					}
+					else if (LossSignal.isLossSignal(line)) {
+						signals.add(LossSignal.parse(line));
+					}
 					else if (line.startsWith("FAIL ")) {
 						failedAcquires++;
 					}
 				}
 			}
-			Verdict verdict = HistoryChecker.check(ops, shared, this.faults, registers(fence),
-					this.settings.lease().plusSeconds(2).toNanos());
+			Verdict verdict = HistoryChecker.check(ops, shared, signals, this.faults, registers(fence),
+					new HistoryChecker.Windows(this.settings.lease().plusSeconds(2).toNanos(),
+							this.settings.signalSlack().toNanos()));
 			verdict.violations.addAll(0, this.livenessViolations);
 			return new NemesisResult(topology.name(), this.settings.seed(), healedAt - this.originNanos,
 					List.copyOf(this.faults), verdict, failedAcquires, worstUnavailability(ops, healedAt),

@@ -25,10 +25,12 @@ import java.util.List;
  * @param renewalStall how long every clock read of the clients' renewal threads stalls
  * for the whole run ({@link RenewalStalls}); zero for none (the nemesis's
  * {@code slow-renewals} fault still stalls them for a while)
+ * @param signalSlack how long after the engine must have known of a loss its listener may
+ * still be called ({@link LossSignalChecker})
  */
 record NemesisSettings(long seed, Duration duration, int clients, int threads, int ids, Duration lease,
-		Duration timeout, Duration waitTime, Duration retention, int longIds, Duration longLease,
-		Duration renewalStall) {
+		Duration timeout, Duration waitTime, Duration retention, int longIds, Duration longLease, Duration renewalStall,
+		Duration signalSlack) {
 
 	/**
 	 * Settings from the system properties {@code nemesis.seed} (random if absent),
@@ -41,7 +43,7 @@ record NemesisSettings(long seed, Duration duration, int clients, int threads, i
 		return new NemesisSettings((seed != null) ? Long.parseLong(seed) : System.nanoTime(),
 				(duration != null) ? Duration.parse(duration) : shortRun, 3, 2, 3, Duration.ofSeconds(3),
 				Duration.ofMillis(500), Duration.ofSeconds(8), Duration.ofSeconds(5), 2, Duration.ofMillis(4500),
-				Duration.ofMillis(Long.getLong("nemesis.renewalStall", 0)));
+				Duration.ofMillis(Long.getLong("nemesis.renewalStall", 0)), Duration.ofMillis(1500));
 	}
 
 	/** The fenced registers: one per id, of the short and the long holds. */
