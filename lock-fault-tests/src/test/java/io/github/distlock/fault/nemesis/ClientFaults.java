@@ -15,9 +15,10 @@ import static io.github.distlock.fault.nemesis.FaultAction.hold;
  * Faults of the client JVMs, the same on every topology: a client frozen (SIGSTOP) for
  * less than a quarter of its lease, which every topology survives; frozen past its lease,
  * after which a hold spanning the pause may overlap the next one (a lease cannot stop a
- * frozen holder, only the fence stops its write); and its wall clock jumped by up to an
- * hour either way with libfaketime, which the lock must not notice (when
- * {@link ClockJumps#available()}).
+ * frozen holder, only the fence stops its write); every client's renewal threads slowed
+ * for a few seconds ({@link RenewalStalls}), which must change nothing a holder sees; and
+ * its wall clock jumped by up to an hour either way with libfaketime, which the lock must
+ * not notice (when {@link ClockJumps#available()}).
  */
 final class ClientFaults {
 
@@ -29,17 +30,23 @@ final class ClientFaults {
 
 	private final Duration lease;
 
+	private final Duration renewalStall;
+
 	/**
 	 * @param clocks the clock of each client, or empty when libfaketime is not installed
+	 * @param renewalStall the stall of the renewal threads outside the
+	 * {@code slow-renewals} fault
 	 */
-	ClientFaults(List<ClientJvm> clients, List<ClockJumps> clocks, Duration lease) {
+	ClientFaults(List<ClientJvm> clients, List<ClockJumps> clocks, Duration lease, Duration renewalStall) {
 		this.clients = clients;
 		this.clocks = clocks;
 		this.lease = lease;
+		this.renewalStall = renewalStall;
 	}
 
 	List<FaultAction> faults() {
-		List<FaultAction> faults = new ArrayList<>(List.of(this::pauseBriefly, this::pausePastLease));
+		List<FaultAction> faults = new ArrayList<>(
+				List.of(this::pauseBriefly, this::pausePastLease, this::slowRenewals));
 		if (!this.clocks.isEmpty()) {
 			faults.add(this::jumpClock);
 		}
@@ -96,6 +103,24 @@ final class ClientFaults {
 		catch (IllegalStateException ex) {
 			// No thread of it got a lock in time: the fault hits it wherever it is.
 		}
+	}
+
+	/**
+	 * Every client's renewal threads stall 30-100 ms at each clock read, for 2-6 s: a
+	 * renewal takes a few hundred ms longer, still far inside a lease, so exclusion and
+	 * every loss signal are still promised.
+	 */
+	private Fault slowRenewals(Random random) {
+		long stall = between(random, 30, 100);
+		long start = System.nanoTime();
+		try {
+			this.clients.forEach((client) -> client.send("renewal-stall " + stall));
+			hold(between(random, 2000, 6000));
+		}
+		finally {
+			this.clients.forEach((client) -> client.send("renewal-stall " + this.renewalStall.toMillis()));
+		}
+		return new Fault("slow-renewals", "all " + stall + " ms", start, System.nanoTime(), Excuse.NONE);
 	}
 
 	private Fault jumpClock(Random random) {

@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -31,6 +32,7 @@ import io.github.distlock.fault.nemesis.Fault.Excuse;
  * accepted, which equal the accepted writes the clients saw, unless an excused overlap
  * touched that id; then the difference is counted as updates lost in a documented
  * window.</li>
+ * <li><b>Every loss is signalled</b> to its holder: see {@link LossSignalChecker}.</li>
  * </ol>
  * Liveness (every client acquires after the heal, nothing is left held) is checked by
  * {@link NemesisRun} while the processes still run.
@@ -42,20 +44,28 @@ final class HistoryChecker {
 
 	/**
 	 * @param registers per id, the fence's final value and accepted-write count
-	 * @param excuseWindowNanos how long after a fault that loses locks holds may still
-	 * overlap because of it (a lease and a renewal, with slack)
 	 */
-	static Verdict check(List<Op> ops, List<Fault> faults, Map<String, long[]> registers, long excuseWindowNanos) {
-		return check(ops, List.of(), faults, registers, excuseWindowNanos);
+	static Verdict check(List<Op> ops, List<Fault> faults, Map<String, long[]> registers, Windows windows) {
+		return check(ops, List.of(), List.of(), faults, registers, windows);
 	}
 
 	/**
-	 * {@link #check(List, List, Map, long)} with the shared holds of the run too, checked
-	 * by {@link SharedHoldChecker}; the token rule covers every hold of an id, shared or
-	 * not.
+	 * {@link #check(List, List, Map, Windows)} with the shared holds of the run too,
+	 * checked by {@link SharedHoldChecker}; the token rule covers every hold of an id,
+	 * shared or not.
 	 */
 	static Verdict check(List<Op> ops, List<SharedOp> shared, List<Fault> faults, Map<String, long[]> registers,
-			long excuseWindowNanos) {
+			Windows windows) {
+		return check(ops, shared, List.of(), faults, registers, windows);
+	}
+
+	/**
+	 * {@link #check(List, List, List, Map, Windows)} with the calls of the clients'
+	 * lock-lost listeners too, against which {@link LossSignalChecker} judges every hold.
+	 */
+	static Verdict check(List<Op> ops, List<SharedOp> shared, List<LossSignal> signals, List<Fault> faults,
+			Map<String, long[]> registers, Windows windows) {
+		long excuseWindowNanos = windows.excuseNanos();
 		Verdict verdict = new Verdict();
 		Map<String, List<Op>> byId = new TreeMap<>();
 		ops.forEach((op) -> byId.computeIfAbsent(op.lockId(), (id) -> new ArrayList<>()).add(op));
@@ -73,6 +83,7 @@ final class HistoryChecker {
 			checkTokens(ofOneId, verdict);
 		}
 		SharedHoldChecker.check(shared, ops, faults, excuseWindowNanos, verdict);
+		holdsById.values().forEach((holds) -> LossSignalChecker.check(holds, signals, faults, windows, verdict));
 		Map<String, Long> acknowledged = new HashMap<>();
 		ops.stream().filter(Op::accepted).forEach((op) -> acknowledged.merge(op.lockId(), 1L, Long::sum));
 		registers.forEach((id, register) -> {
@@ -119,9 +130,15 @@ final class HistoryChecker {
 	}
 
 	static boolean excused(Hold first, Hold second, List<Fault> faults, long windowNanos) {
-		if (!first.heldAtEnd()) {
-			return true;
-		}
+		return !first.heldAtEnd() || locksLost(first, second, faults, windowNanos) || frozen(first, faults).isPresent()
+				|| frozen(second, faults).isPresent();
+	}
+
+	/**
+	 * Whether a fault that loses locks explains why {@code second} overlaps
+	 * {@code first}: both reach into its window, extended by {@code windowNanos}.
+	 */
+	static boolean locksLost(Hold first, Hold second, List<Fault> faults, long windowNanos) {
 		for (Fault fault : faults) {
 			if (fault.excuse() == Excuse.LOCKS_LOST) {
 				long from = fault.startNanos();
@@ -130,16 +147,18 @@ final class HistoryChecker {
 					return true;
 				}
 			}
-			else if (fault.excuse() == Excuse.CLIENT_STOPPED) {
-				for (Hold op : List.of(first, second)) {
-					if (op.client().startsWith(fault.target() + "-")
-							&& reaches(op, fault.startNanos(), fault.endNanos())) {
-						return true;
-					}
-				}
-			}
 		}
 		return false;
+	}
+
+	/**
+	 * The first freeze past its lease of the client of {@code hold} during it, if any.
+	 */
+	static Optional<Fault> frozen(Hold hold, List<Fault> faults) {
+		return faults.stream()
+			.filter((fault) -> fault.excuse() == Excuse.CLIENT_STOPPED && hold.client().startsWith(fault.target() + "-")
+					&& reaches(hold, fault.startNanos(), fault.endNanos()))
+			.findFirst();
 	}
 
 	private static boolean reaches(Hold op, long from, long to) {
@@ -207,6 +226,19 @@ final class HistoryChecker {
 		}
 	}
 
+	/**
+	 * The checker's time windows.
+	 *
+	 * @param excuseNanos how long after a fault that loses locks holds may still overlap
+	 * because of it (a lease and a renewal, with slack)
+	 * @param signalSlackNanos how long after the engine had to know of a loss its
+	 * lock-lost listener may still be called: the listener's own thread, and a loaded
+	 * machine
+	 */
+	record Windows(long excuseNanos, long signalSlackNanos) {
+
+	}
+
 	/** What the checker found. */
 	static final class Verdict {
 
@@ -231,6 +263,21 @@ final class HistoryChecker {
 
 		/** Shared holds that overlapped a writer, or too many permits, where excused. */
 		long sharedOverlapsExcused;
+
+		/**
+		 * Holds the history shows lost while held: overtaken while their holder believed
+		 * it held, seen gone by their holder, or found gone by their release.
+		 */
+		long losses;
+
+		/** Of {@link #losses}, those the lock-lost listener was told of. */
+		long lossesToListener;
+
+		/**
+		 * Of {@link #losses}, those released in a fault's window before their holder
+		 * could be told (the release may have had no answer).
+		 */
+		long lossesUnsignalledExcused;
 
 		void violation(String violation) {
 			this.violations.add(violation);

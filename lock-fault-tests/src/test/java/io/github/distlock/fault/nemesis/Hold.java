@@ -3,9 +3,17 @@ package io.github.distlock.fault.nemesis;
 /**
  * A hold of a lock id as a client recorded it, exclusive ({@link Op}) or shared
  * ({@link SharedOp}): who held it, its fencing token, from when to when (one host's
- * monotonic clock), and whether its holder still believed it held at the end.
+ * monotonic clock), its lease, and what its holder learned of a loss while it held: when
+ * {@code isHeld()} or {@code extend()} first said the lock was gone, whether it still
+ * believed it held just before the release, and how the release ended.
  */
 interface Hold {
+
+	/**
+	 * {@link #sawLossNanos()} of a holder that never saw its lock gone before the
+	 * release.
+	 */
+	long NEVER = Long.MAX_VALUE;
 
 	String client();
 
@@ -18,6 +26,24 @@ interface Hold {
 	long releasedNanos();
 
 	boolean heldAtEnd();
+
+	/**
+	 * How the release ended: {@code ok}, {@code lost} ({@code close()} threw
+	 * {@code LockLostException}) or {@code failed}.
+	 */
+	String release();
+
+	/** The longest lease the hold had, in ms: the service's, or one its extends set. */
+	long leaseMillis();
+
+	/**
+	 * When its holder first saw {@code isHeld()} or {@code extend()} answer that the lock
+	 * was no longer held, while it held it (before the release's own check);
+	 * {@link #NEVER} if it did not.
+	 */
+	default long sawLossNanos() {
+		return NEVER;
+	}
 
 	/** Whether this hold and {@code other} share an instant (same lock id). */
 	default boolean overlaps(Hold other) {

@@ -1,5 +1,6 @@
 package io.github.distlock.fault.nemesis;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -26,7 +27,11 @@ final class MultiKeyIncrement {
 	private MultiKeyIncrement() {
 	}
 
-	static List<Op> run(String thread, MultiLockHandle all, FencedResource resource, ThreadLocalRandom random) {
+	/**
+	 * @param lease the service's lease, the holds'
+	 */
+	static List<Op> run(String thread, MultiLockHandle all, FencedResource resource, Duration lease,
+			ThreadLocalRandom random) {
 		long acquiredAt = System.nanoTime();
 		List<LockHandle> handles = all.handles();
 		long[] writeSent = new long[handles.size()];
@@ -70,7 +75,7 @@ final class MultiKeyIncrement {
 			LockHandle handle = handles.get(i);
 			String release = lost.contains(handle.lockId()) ? "lost" : failed ? "failed" : "ok";
 			ops.add(new Op(thread, handle.lockId(), handle.fencingToken(), acquiredAt, writeSent[i], writeAck[i],
-					releasingAt, accepted[i], heldAtEnd[i], release));
+					releasingAt, accepted[i], heldAtEnd[i], release, lease.toMillis(), Hold.NEVER, 0));
 		}
 		return ops;
 	}

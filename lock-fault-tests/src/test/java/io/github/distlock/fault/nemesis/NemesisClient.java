@@ -32,23 +32,27 @@ import org.springframework.data.redis.connection.RedisNode;
  * operation in four takes two ids at once, {@link MultiKeyIncrement}; on a store with
  * shared holds one in five is a READ hold of an id or a permit, {@link SharedOp}) and,
  * under the lock, increment the id's counter in a {@link FencedResource} by
- * read-modify-write with the hold's fencing token, until told to stop. Every operation is
- * printed as an {@link Op} line, every failed acquisition as
- * {@code FAIL <thread> <id> <startNanos> <endNanos> <exception>}, every lost lock as
- * {@code LOST <id> <token>}.
+ * read-modify-write with the hold's fencing token (one single-id operation in eight
+ * extends its lease in between), until told to stop; and one more thread that holds ids
+ * of their own for seconds, on longer leases, extending them ({@link LongHold}). Every
+ * operation is printed as an {@link Op} line, every failed acquisition as
+ * {@code FAIL <thread> <id> <startNanos> <endNanos> <exception>}, every call of the
+ * engine's lock-lost listener as a {@link LossSignal} line.
  * <p>
  * Arguments ({@code --name=value}): {@code name}, {@code store} ({@code quorum},
  * {@code sentinel} or {@code cluster}, see {@link NemesisLockServices}), {@code nodes}
  * ({@code host:port,...}), {@code master} (Sentinel only), {@code fence} (port of the
  * fenced resource's Redis), {@code lease}, {@code timeout}, {@code wait},
- * {@code retention} (ms), {@code threads}, {@code ids}.
+ * {@code retention} (ms), {@code threads}, {@code ids}, {@code long-lease} (ms, the long
+ * holds' lease), {@code long-ids} (0 for no long holds), {@code renewal-stall} (ms, see
+ * {@link RenewalStalls}; 0 for none).
  * <p>
  * Prints {@code READY} once connected; starts on the line {@code go}; on {@code stall}
  * the next holder prints {@code STALLED <thread> <id> <token>} between its read and its
- * write and thinks 300 ms, long enough to be frozen there; on {@code stop} lets every
- * thread finish its operation, prints {@code DONE tracked=<n> held=<n>} (the engine's
- * bookkeeping) and exits. It halts when its standard input ends, so it never outlives the
- * test JVM.
+ * write and thinks 300 ms, long enough to be frozen there; {@code renewal-stall <ms>}
+ * sets the stall of the renewal threads; on {@code stop} lets every thread finish its
+ * operation, prints {@code DONE tracked=<n> held=<n>} (the engine's bookkeeping) and
+ * exits. It halts when its standard input ends, so it never outlives the test JVM.
  */
 public final class NemesisClient {
 
@@ -64,6 +68,9 @@ public final class NemesisClient {
 	 */
 	private static final AtomicLong stallMillis = new AtomicLong();
 
+	/** The engine's runtime, whose renewal threads {@code renewal-stall} slows down. */
+	private static final RenewalStalls renewalStalls = new RenewalStalls();
+
 	private final Map<String, String> options;
 
 	private final LockEngine service;
@@ -75,13 +82,16 @@ public final class NemesisClient {
 
 	public static void main(String[] args) throws Exception {
 		Map<String, String> options = parse(args);
+		renewalStalls.stall(Long.parseLong(options.get("renewal-stall")));
 		List<String> commands = new ArrayList<>();
 		startStdinReader(commands);
 		try (NemesisLockServices services = new NemesisLockServices(millis(options, "timeout"))) {
 			List<RedisNode> nodes = Arrays.stream(options.get("nodes").split(",")).map(RedisNode::fromString).toList();
 			LockEngine service = services.create(options.get("store"), nodes, options.get("master"),
-					millis(options, "lease"), millis(options, "retention"));
-			service.setLockLostListener((lost) -> print("LOST " + lost.lockId() + " " + lost.fencingToken()));
+					millis(options, "lease"), millis(options, "retention"), renewalStalls);
+			String name = options.get("name");
+			service.setLockLostListener((lost) -> print(
+					new LossSignal(name, lost.lockId(), lost.fencingToken(), System.nanoTime()).toLine()));
 			NemesisClient client = new NemesisClient(options, service);
 			client.warmUp();
 			print("READY");
@@ -121,6 +131,12 @@ public final class NemesisClient {
 			Thread worker = new Thread(() -> work(thread), thread);
 			worker.start();
 			workers.add(worker);
+		}
+		if (Integer.parseInt(this.options.get("long-ids")) > 0) {
+			String thread = this.options.get("name") + "-t" + threads;
+			Thread holder = new Thread(() -> holdLong(thread), thread);
+			holder.start();
+			workers.add(holder);
 		}
 		for (Thread worker : workers) {
 			worker.join();
@@ -176,6 +192,46 @@ public final class NemesisClient {
 	}
 
 	/**
+	 * Long holds ({@link LongHold}) of random ids {@code long-<n>}, one after the other,
+	 * until told to stop.
+	 */
+	private void holdLong(String thread) {
+		int ids = Integer.parseInt(this.options.get("long-ids"));
+		Duration wait = millis(this.options, "wait");
+		Duration lease = millis(this.options, "lease");
+		Duration longLease = millis(this.options, "long-lease");
+		ThreadLocalRandom random = ThreadLocalRandom.current();
+		try (FencedResource resource = FencedResource.connect("127.0.0.1",
+				Integer.parseInt(this.options.get("fence")))) {
+			while (!stopping) {
+				String id = "long-" + random.nextInt(ids);
+				long startedAt = System.nanoTime();
+				LockHandle handle;
+				try {
+					handle = this.service.lock(id, wait);
+				}
+				catch (RuntimeException ex) {
+					print("FAIL " + thread + " " + id + " " + startedAt + " " + System.nanoTime() + " "
+							+ ex.getClass().getSimpleName());
+					pause(50);
+					continue;
+				}
+				try {
+					// Read first, as in work.
+					handle.fencingToken();
+				}
+				catch (RuntimeException ex) {
+					release(handle);
+					print("FAIL " + thread + " " + id + " " + startedAt + " " + System.nanoTime() + " "
+							+ ex.getClass().getSimpleName());
+					continue;
+				}
+				print(LongHold.run(thread, handle, resource, lease, longLease, random).toLine());
+			}
+		}
+	}
+
+	/**
 	 * One operation on two ids at once, named in a random order ({@code tryLockAll}): the
 	 * engine takes them in its global order, so opposite orders never deadlock.
 	 */
@@ -207,7 +263,8 @@ public final class NemesisClient {
 					+ " multi-key");
 			return;
 		}
-		for (Op op : MultiKeyIncrement.run(thread, (MultiLockHandle) all.get(), resource, random)) {
+		for (Op op : MultiKeyIncrement.run(thread, (MultiLockHandle) all.get(), resource, millis(this.options, "lease"),
+				random)) {
 			print(op.toLine());
 		}
 	}
@@ -237,19 +294,26 @@ public final class NemesisClient {
 		long releasingAt = System.nanoTime();
 		boolean heldAtEnd = handle.isHeld();
 		String release = release(handle);
-		print(new SharedOp(thread, id, permits, handle.fencingToken(), acquiredAt, releasingAt, heldAtEnd, release)
+		print(new SharedOp(thread, id, permits, handle.fencingToken(), acquiredAt, releasingAt, heldAtEnd, release,
+				millis(this.options, "lease").toMillis())
 			.toLine());
 	}
 
 	/**
-	 * The critical section: read, think, write back plus one with the token. The think
-	 * time widens the window in which a second holder would lose this update.
+	 * The critical section: read, think (one time in eight extending the lease to 3.3 s
+	 * up to the long holds' lease), write back plus one with the token. The think time
+	 * widens the window in which a second holder would lose this update.
 	 */
-	private static Op increment(String thread, String id, LockHandle handle, FencedResource resource,
+	private Op increment(String thread, String id, LockHandle handle, FencedResource resource,
 			ThreadLocalRandom random) {
 		long acquiredAt = System.nanoTime();
+		HoldWatch watch = new HoldWatch(millis(this.options, "lease"));
 		String read = resource.value(id);
 		long next = ((read != null) ? Long.parseLong(read) : 0) + 1;
+		if (random.nextInt(8) == 0) {
+			watch.extend(handle, Duration.ofMillis(random.nextLong(LongHold.SHORTEST_LEASE.toMillis(),
+					millis(this.options, "long-lease").toMillis() + 1)));
+		}
 		long stall = stallMillis.getAndSet(0);
 		if (stall > 0) {
 			// The nemesis freezes this JVM, or fails Redis over, when it reads this
@@ -267,7 +331,7 @@ public final class NemesisClient {
 		boolean heldAtEnd = handle.isHeld();
 		String release = release(handle);
 		return new Op(thread, id, handle.fencingToken(), acquiredAt, writeSentAt, writeAckAt, releasingAt, accepted,
-				heldAtEnd, release);
+				heldAtEnd, release, watch.leaseMillis(), watch.sawLossNanos(), watch.extensions());
 	}
 
 	/**
@@ -288,7 +352,7 @@ public final class NemesisClient {
 		}
 	}
 
-	private static void pause(long millis) {
+	static void pause(long millis) {
 		try {
 			TimeUnit.MILLISECONDS.sleep(millis);
 		}
@@ -315,6 +379,9 @@ public final class NemesisClient {
 					}
 					if (line.startsWith("stall ")) {
 						stallMillis.set(Long.parseLong(line.substring(6)));
+					}
+					if (line.startsWith("renewal-stall ")) {
+						renewalStalls.stall(Long.parseLong(line.substring(14)));
 					}
 					synchronized (commands) {
 						commands.add(line);

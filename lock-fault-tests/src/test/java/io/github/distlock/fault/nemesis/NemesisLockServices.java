@@ -4,10 +4,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.distlock.core.EngineRuntime;
 import io.github.distlock.core.LockEngine;
 import io.github.distlock.redis.QuorumLockStore;
 import io.github.distlock.redis.RedisLockService;
 import io.github.distlock.redis.RedisLockSettings;
+import io.github.distlock.redis.RedisLockStore;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
@@ -26,14 +28,16 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 /**
  * Builds the lock service of a {@link NemesisClient} for its topology, as an application
  * instance would have it (its own connection factories), and closes them on
- * {@link #close()}.
+ * {@link #close()}. Each is a {@link LockEngine} on the given runtime (so that the
+ * nemesis can slow its renewal threads, {@link RenewalStalls}) over:
  * <ul>
  * <li>{@code quorum}: a {@link QuorumLockStore} on every address of {@code nodes} (each a
  * {@code TcpProxy} of this client in front of one node), waiting at most {@code timeout}
  * for a node.</li>
- * <li>{@code sentinel}: a {@link RedisLockService} on the master that the Sentinels at
- * {@code nodes} name {@code master}.</li>
- * <li>{@code cluster}: a {@link RedisLockService} on the Redis Cluster that {@code nodes}
+ * <li>{@code sentinel}: a {@link RedisLockStore} on the master that the Sentinels at
+ * {@code nodes} name {@code master} (the engine and store of a
+ * {@link RedisLockService}).</li>
+ * <li>{@code cluster}: a {@link RedisLockStore} on the Redis Cluster that {@code nodes}
  * belong to.</li>
  * </ul>
  */
@@ -49,16 +53,17 @@ final class NemesisLockServices implements AutoCloseable {
 		this.commandTimeout = commandTimeout;
 	}
 
-	LockEngine create(String store, List<RedisNode> nodes, String master, Duration lease, Duration retention) {
+	LockEngine create(String store, List<RedisNode> nodes, String master, Duration lease, Duration retention,
+			EngineRuntime runtime) {
 		return switch (store) {
-			case "quorum" -> quorum(nodes, lease, retention);
-			case "sentinel" -> sentinel(nodes, master, lease, retention);
-			case "cluster" -> cluster(nodes, lease, retention);
+			case "quorum" -> new LockEngine(quorum(nodes, retention), lease, runtime);
+			case "sentinel" -> new LockEngine(sentinel(nodes, master, lease, retention), lease, runtime);
+			case "cluster" -> new LockEngine(cluster(nodes, lease, retention), lease, runtime);
 			default -> throw new IllegalArgumentException("unknown --store=" + store);
 		};
 	}
 
-	private LockEngine quorum(List<RedisNode> nodes, Duration lease, Duration retention) {
+	private QuorumLockStore quorum(List<RedisNode> nodes, Duration retention) {
 		List<QuorumLockStore.Node> members = new ArrayList<>();
 		for (RedisNode node : nodes) {
 			LettuceConnectionFactory factory = factory(
@@ -67,21 +72,26 @@ final class NemesisLockServices implements AutoCloseable {
 		}
 		QuorumLockStore store = new QuorumLockStore(members, "distlock:", retention, this.commandTimeout);
 		this.closeables.add(store);
-		return new LockEngine(store, lease);
+		return store;
 	}
 
-	private LockEngine sentinel(List<RedisNode> sentinels, String master, Duration lease, Duration retention) {
+	private RedisLockStore sentinel(List<RedisNode> sentinels, String master, Duration lease, Duration retention) {
 		RedisSentinelConfiguration configuration = new RedisSentinelConfiguration().master(master);
 		sentinels.forEach(configuration::addSentinel);
-		return new RedisLockService(new StringRedisTemplate(factory(configuration)),
-				RedisLockSettings.defaults().withLeaseTime(lease).withFencingRetention(retention));
+		return redis(configuration, lease, retention);
 	}
 
-	private LockEngine cluster(List<RedisNode> nodes, Duration lease, Duration retention) {
+	private RedisLockStore cluster(List<RedisNode> nodes, Duration lease, Duration retention) {
 		RedisClusterConfiguration configuration = new RedisClusterConfiguration();
 		nodes.forEach(configuration::addClusterNode);
-		return new RedisLockService(new StringRedisTemplate(factory(configuration)),
+		return redis(configuration, lease, retention);
+	}
+
+	private RedisLockStore redis(RedisConfiguration configuration, Duration lease, Duration retention) {
+		RedisLockStore store = new RedisLockStore(new StringRedisTemplate(factory(configuration)),
 				RedisLockSettings.defaults().withLeaseTime(lease).withFencingRetention(retention));
+		this.closeables.add(store);
+		return store;
 	}
 
 	/**

@@ -25,8 +25,9 @@ record NemesisResult(String topology, long seed, long nanos, List<Fault> faults,
 
 	static final String TABLE_HEADER = """
 			| topology | seed | minutes | faults injected | operations | failed acquires | leases lapsed \
-			| stale writes rejected | holds overtaken, excused | shared holds (overlaps excused) | violations 			| worst unavailability |
-			|---|---|---|---|---|---|---|---|---|---|---|---|
+			| stale writes rejected | holds overtaken, excused | shared holds (overlaps excused) \
+			| losses signalled (to the listener; unsignalled, excused) | violations | worst unavailability |
+			|---|---|---|---|---|---|---|---|---|---|---|---|---|
 			""";
 
 	Map<String, Long> faultsPerKind() {
@@ -39,11 +40,13 @@ record NemesisResult(String topology, long seed, long nanos, List<Fault> faults,
 			.map((kind) -> kind.getKey() + " " + kind.getValue())
 			.collect(Collectors.joining(", "));
 		return String.format(
-				"| %s | %d | %.1f | %d: %s | %d | %d | %d | %d | %d (%d lost updates) | %d (%d) | %d | %.1f s |%n",
+				"| %s | %d | %.1f | %d: %s | %d | %d | %d | %d | %d (%d lost updates) | %d (%d) | %d (%d; %d) | %d "
+						+ "| %.1f s |%n",
 				this.topology, this.seed, this.nanos / 60e9, this.faults.size(), kinds, this.verdict.operations,
 				this.failedAcquires, this.verdict.leasesLapsed, this.verdict.rejectedWrites,
 				this.verdict.holdsOvertakenExcused, this.verdict.lostUpdatesExcused, this.verdict.sharedHolds,
-				this.verdict.sharedOverlapsExcused, this.verdict.violations.size(),
+				this.verdict.sharedOverlapsExcused, this.verdict.losses - this.verdict.lossesUnsignalledExcused,
+				this.verdict.lossesToListener, this.verdict.lossesUnsignalledExcused, this.verdict.violations.size(),
 				this.worstUnavailabilityMillis / 1000.0);
 	}
 

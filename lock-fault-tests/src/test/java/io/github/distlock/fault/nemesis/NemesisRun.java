@@ -58,7 +58,8 @@ final class NemesisRun {
 			clients.forEach((client) -> client.awaitLine("READY"::equals, Duration.ofSeconds(120)));
 			this.originNanos = System.nanoTime();
 			clients.forEach((client) -> client.send("go"));
-			ClientFaults clientFaults = new ClientFaults(clients, clocks, this.settings.lease());
+			ClientFaults clientFaults = new ClientFaults(clients, clocks, this.settings.lease(),
+					this.settings.renewalStall());
 			List<FaultAction> actions = new ArrayList<>(topology.faults(clientFaults));
 			actions.addAll(clientFaults.faults());
 			try {
@@ -72,6 +73,7 @@ final class NemesisRun {
 			awaitLiveness(clients, topology, healedAt);
 			List<Op> ops = new ArrayList<>();
 			List<SharedOp> shared = new ArrayList<>();
+			List<LossSignal> signals = new ArrayList<>();
 			long failedAcquires = 0;
 			for (ClientJvm client : clients) {
 				for (String line : client.lines()) {
@@ -81,13 +83,17 @@ final class NemesisRun {
 					else if (SharedOp.isSharedOp(line)) {
 						shared.add(SharedOp.parse(line));
 					}
+					else if (LossSignal.isLossSignal(line)) {
+						signals.add(LossSignal.parse(line));
+					}
 					else if (line.startsWith("FAIL ")) {
 						failedAcquires++;
 					}
 				}
 			}
-			Verdict verdict = HistoryChecker.check(ops, shared, this.faults, registers(fence),
-					this.settings.lease().plusSeconds(2).toNanos());
+			Verdict verdict = HistoryChecker.check(ops, shared, signals, this.faults, registers(fence),
+					new HistoryChecker.Windows(this.settings.lease().plusSeconds(2).toNanos(),
+							this.settings.signalSlack().toNanos()));
 			verdict.violations.addAll(0, this.livenessViolations);
 			return new NemesisResult(topology.name(), this.settings.seed(), healedAt - this.originNanos,
 					List.copyOf(this.faults), verdict, failedAcquires, worstUnavailability(ops, healedAt),
@@ -103,7 +109,9 @@ final class NemesisRun {
 		List<String> args = new ArrayList<>(List.of("--name=c" + index, "--fence=" + fence.port(),
 				"--lease=" + this.settings.lease().toMillis(), "--timeout=" + this.settings.timeout().toMillis(),
 				"--wait=" + this.settings.waitTime().toMillis(), "--retention=" + this.settings.retention().toMillis(),
-				"--threads=" + this.settings.threads(), "--ids=" + this.settings.ids()));
+				"--threads=" + this.settings.threads(), "--ids=" + this.settings.ids(),
+				"--long-ids=" + this.settings.longIds(), "--long-lease=" + this.settings.longLease().toMillis(),
+				"--renewal-stall=" + this.settings.renewalStall().toMillis()));
 		args.addAll(topology.clientArgs(index));
 		ClientJvm.Builder builder = ClientJvm.builder(NemesisClient.class).name("c" + index).jvmArgs(JVM_ARGS);
 		if (clock != null) {
@@ -160,8 +168,7 @@ final class NemesisRun {
 	private Map<String, long[]> registers(RedisServer fence) {
 		Map<String, long[]> registers = new TreeMap<>();
 		try (FencedResource resource = FencedResource.connect(fence)) {
-			for (int id = 0; id < this.settings.ids(); id++) {
-				String name = "register-" + id;
+			for (String name : this.settings.registers()) {
 				String value = resource.value(name);
 				registers.put(name,
 						new long[] { (value != null) ? Long.parseLong(value) : 0, resource.accepted(name) });

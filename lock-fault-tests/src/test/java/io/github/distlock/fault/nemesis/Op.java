@@ -20,9 +20,14 @@ package io.github.distlock.fault.nemesis;
  * clock)
  * @param release how the release ended: {@code ok}, {@code lost} (the lock was lost
  * before it) or {@code failed} (Redis did not answer)
+ * @param leaseMillis the longest lease the hold had (the service's, or an extend's)
+ * @param sawLossNanos when the holder first saw {@code isHeld()} or {@code extend()}
+ * answer that it no longer held, before the release; {@link Hold#NEVER} if it did not
+ * @param extensions how many times the holder called {@code extend()}
  */
 record Op(String client, String lockId, long token, long acquiredNanos, long writeSentNanos, long writeAckNanos,
-		long releasedNanos, boolean accepted, boolean heldAtEnd, String release) implements Hold {
+		long releasedNanos, boolean accepted, boolean heldAtEnd, String release, long leaseMillis, long sawLossNanos,
+		int extensions) implements Hold {
 
 	private static final String PREFIX = "OP ";
 
@@ -30,7 +35,8 @@ record Op(String client, String lockId, long token, long acquiredNanos, long wri
 		return PREFIX + this.client + " " + this.lockId + " " + this.token + " " + this.acquiredNanos + " "
 				+ this.writeSentNanos + " " + this.writeAckNanos + " " + this.releasedNanos + " "
 				+ (this.accepted ? "accepted" : "rejected") + " " + (this.heldAtEnd ? "held" : "lapsed") + " "
-				+ this.release;
+				+ this.release + " " + this.leaseMillis + " "
+				+ ((this.sawLossNanos != NEVER) ? Long.toString(this.sawLossNanos) : "-") + " " + this.extensions;
 	}
 
 	static boolean isOp(String line) {
@@ -39,17 +45,22 @@ record Op(String client, String lockId, long token, long acquiredNanos, long wri
 
 	static Op parse(String line) {
 		String[] f = line.split(" ");
-		if (f.length != 11) {
+		if (f.length != 14) {
 			throw new IllegalArgumentException("not an operation line: '" + line + "'");
 		}
 		return new Op(f[1], f[2], Long.parseLong(f[3]), Long.parseLong(f[4]), Long.parseLong(f[5]),
-				Long.parseLong(f[6]), Long.parseLong(f[7]), f[8].equals("accepted"), f[9].equals("held"), f[10]);
+				Long.parseLong(f[6]), Long.parseLong(f[7]), f[8].equals("accepted"), f[9].equals("held"), f[10],
+				Long.parseLong(f[11]), f[12].equals("-") ? NEVER : Long.parseLong(f[12]), Integer.parseInt(f[13]));
 	}
 
 	@Override
 	public String toString() {
 		return this.client + " token " + this.token + " [" + this.acquiredNanos + ".." + this.releasedNanos + "] write "
-				+ (this.accepted ? "accepted" : "rejected") + (this.heldAtEnd ? "" : ", lease lapsed");
+				+ (this.accepted ? "accepted" : "rejected") + (this.heldAtEnd ? "" : ", lease lapsed")
+				+ ((this.extensions > 0) ? ", " + this.extensions + " extends, lease up to " + this.leaseMillis + " ms"
+						: "")
+				+ ((this.sawLossNanos != NEVER) ? ", saw it gone at " + this.sawLossNanos : "") + ", release "
+				+ this.release;
 	}
 
 }

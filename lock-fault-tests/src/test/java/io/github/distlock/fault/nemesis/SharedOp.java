@@ -14,9 +14,10 @@ package io.github.distlock.fault.nemesis;
  * @param releasedNanos just before the release was sent
  * @param heldAtEnd whether the client still believed it held just before the release
  * @param release how the release ended: {@code ok}, {@code lost} or {@code failed}
+ * @param leaseMillis the hold's lease (the service's: shared holds are never extended)
  */
 record SharedOp(String client, String lockId, int permits, long token, long acquiredNanos, long releasedNanos,
-		boolean heldAtEnd, String release) implements Hold {
+		boolean heldAtEnd, String release, long leaseMillis) implements Hold {
 
 	private static final String PREFIX = "SHARED ";
 
@@ -28,7 +29,7 @@ record SharedOp(String client, String lockId, int permits, long token, long acqu
 	String toLine() {
 		return PREFIX + this.client + " " + this.lockId + " " + this.permits + " " + this.token + " "
 				+ this.acquiredNanos + " " + this.releasedNanos + " " + (this.heldAtEnd ? "held" : "lapsed") + " "
-				+ this.release;
+				+ this.release + " " + this.leaseMillis;
 	}
 
 	static boolean isSharedOp(String line) {
@@ -37,18 +38,18 @@ record SharedOp(String client, String lockId, int permits, long token, long acqu
 
 	static SharedOp parse(String line) {
 		String[] f = line.split(" ");
-		if (f.length != 9) {
+		if (f.length != 10) {
 			throw new IllegalArgumentException("not a shared operation line: '" + line + "'");
 		}
 		return new SharedOp(f[1], f[2], Integer.parseInt(f[3]), Long.parseLong(f[4]), Long.parseLong(f[5]),
-				Long.parseLong(f[6]), f[7].equals("held"), f[8]);
+				Long.parseLong(f[6]), f[7].equals("held"), f[8], Long.parseLong(f[9]));
 	}
 
 	@Override
 	public String toString() {
 		return this.client + ((this.permits == 0) ? " READ" : " permit of " + this.permits) + " token " + this.token
-				+ " [" + this.acquiredNanos + ".." + this.releasedNanos + "]"
-				+ (this.heldAtEnd ? "" : ", lease lapsed");
+				+ " [" + this.acquiredNanos + ".." + this.releasedNanos + "]" + (this.heldAtEnd ? "" : ", lease lapsed")
+				+ ", release " + this.release;
 	}
 
 }
