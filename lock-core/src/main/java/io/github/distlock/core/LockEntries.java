@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 
 import io.github.distlock.store.ReleaseListener;
 import org.jspecify.annotations.Nullable;
@@ -72,17 +73,17 @@ final class LockEntries implements ReleaseListener {
 
 	/**
 	 * The hold of the exclusive lock of {@code key} that {@code thread} has not closed,
-	 * re-entered (one level deeper, its entry entered), if any.
-	 * @throws io.github.distlock.LockLostException if that hold was lost
+	 * re-entered by {@code reenter} (one level deeper, its entry entered), if any.
 	 */
-	@Nullable HeldLock reenterExclusive(String key, String lockId, Thread thread) {
+	@Nullable HeldLock reenterExclusive(String key, String lockId, Thread thread,
+			Function<LockEntry, @Nullable HeldLock> reenter) {
 		LockEntry existing = this.entries.get(key);
 		if (existing == null || existing.unreleasedHoldOf(thread) == null) {
 			return null;
 		}
 		LockEntry entry = enter(key, lockId);
 		try {
-			HeldLock held = entry.reenter(thread);
+			HeldLock held = reenter.apply(entry);
 			if (held == null) {
 				leave(entry);
 			}
@@ -94,13 +95,12 @@ final class LockEntries implements ReleaseListener {
 		}
 	}
 
-	/** The shared hold of {@code key} that {@code thread} has not closed, if any. */
-	@Nullable HeldLock sharedHoldOf(String key, Thread thread) {
-		if (!this.shared.containsKey(key)) {
-			return null;
-		}
-		LockEntry entry = this.entries.get(sharedMapKey(key, thread));
-		return (entry != null) ? entry.unreleasedHoldOf(thread) : null;
+	/**
+	 * The entries of the shared holds of {@code key} this instance holds or acquires.
+	 */
+	Collection<LockEntry> sharedEntries(String key) {
+		Set<LockEntry> all = this.shared.get(key);
+		return (all != null) ? all : Set.of();
 	}
 
 	@SuppressWarnings("deprecation") // Thread.threadId() is Java 19 and later

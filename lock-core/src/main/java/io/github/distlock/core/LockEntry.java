@@ -42,9 +42,10 @@ final class LockEntry {
 
 	/**
 	 * Holds handed to callers and not yet closed, held or lost: normally just the holder,
-	 * more only while threads whose lock was lost have yet to close it. Re-entry looks
-	 * here, so that a thread whose lock was lost never re-enters a lock another local
-	 * thread took meanwhile.
+	 * more only while threads whose lock was lost have yet to close it or lock it again.
+	 * Re-entry looks here, so that a thread whose lock was lost never re-enters a lock
+	 * another local thread took meanwhile: it {@linkplain #retireEnded retires} its ended
+	 * hold and acquires anew.
 	 */
 	private final ArrayList<HeldLock> unreleased = new ArrayList<>(1);
 
@@ -226,20 +227,40 @@ final class LockEntry {
 	}
 
 	/**
-	 * Re-enters the hold of {@code thread}, if it has one: not only the holder, a lost
-	 * hold this thread has yet to close must not be acquired anew.
-	 * @return the hold, one level deeper, or {@code null} if the thread holds none
-	 * @throws io.github.distlock.LockLostException if its hold was lost
+	 * Re-enters the hold of {@code thread}, if it still holds one: a hold that ended
+	 * (lease run out, or lost) is not re-entered, see {@link #retireEnded}.
+	 * @return the hold, one level deeper, or {@code null} if the thread holds none now
 	 */
 	@Nullable HeldLock reenter(Thread thread) {
 		HeldLock current = unreleasedHoldOf(thread);
-		if (current != null) {
-			if (!current.isHeld()) {
-				throw LockLosses.lostBeforeReentry(current);
-			}
-			current.reenter();
+		if (current == null || !current.isHeld()) {
+			return null;
 		}
+		current.reenter();
 		return current;
+	}
+
+	/**
+	 * Retires the hold of {@code thread} that ended (its lease ran out, or it was lost)
+	 * while the thread kept it open: it no longer counts as the thread's, so the thread
+	 * acquires the lock afresh (a forgotten handle must not block its thread), and its
+	 * handle's close still finds it lost. The caller reports the loss.
+	 * @return the retired hold, or {@code null} if the thread has no ended hold open
+	 */
+	@Nullable HeldLock retireEnded(Thread thread) {
+		this.guard.lock();
+		try {
+			for (HeldLock held : this.unreleased) {
+				if (held.owner == thread && !held.isHeld()) {
+					this.unreleased.remove(held);
+					return held;
+				}
+			}
+			return null;
+		}
+		finally {
+			this.guard.unlock();
+		}
 	}
 
 	/**
