@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
@@ -22,8 +23,14 @@ final class LockEntries implements ReleaseListener {
 
 	private final ConcurrentHashMap<String, LockEntry> entries = new ConcurrentHashMap<>();
 
-	/** The entries of shared holds, by store key (one per thread). */
+	/**
+	 * The entries of shared holds, by store key: one per thread for its READ holds, one
+	 * per acquisition for permits.
+	 */
 	private final ConcurrentHashMap<String, Set<LockEntry>> shared = new ConcurrentHashMap<>();
+
+	/** Numbers the entries of permits, one per acquisition. */
+	private final AtomicLong permitAcquisitions = new AtomicLong();
 
 	private final LongAdder announcementFallbacks = new LongAdder();
 
@@ -49,12 +56,16 @@ final class LockEntries implements ReleaseListener {
 	}
 
 	/**
-	 * The calling thread starts using its shared holds of the lock: its own entry,
-	 * created if needed (with {@code permits}; an existing one keeps its own).
+	 * The calling thread starts a shared acquisition of the lock: for READ
+	 * ({@code permits} 0) the entry of its READ holds, created if needed, which it
+	 * re-enters as a lock; for a permit a new entry of this acquisition alone, as each
+	 * acquisition takes a permit of its own (as {@link java.util.concurrent.Semaphore}).
 	 * @return the entry, to {@link #leave} when done
 	 */
 	LockEntry enterShared(String key, String lockId, Thread thread, int permits) {
-		return this.entries.compute(sharedMapKey(key, thread), (mapKey, existing) -> {
+		String entryKey = sharedMapKey(key, thread)
+				+ ((permits == 0) ? "" : "\n" + this.permitAcquisitions.incrementAndGet());
+		return this.entries.compute(entryKey, (mapKey, existing) -> {
 			LockEntry entry = existing;
 			if (entry == null) {
 				LockEntry created = new LockEntry(key, lockId, mapKey, permits, this.announcementFallbacks,

@@ -22,14 +22,15 @@ final class LockEntry {
 	final String lockId;
 
 	/**
-	 * The key of the entry in {@link LockEntries}: the store key, or for the shared holds
-	 * of one thread the key, a line break and the thread's id.
+	 * The key of the entry in {@link LockEntries}: the store key, or for the READ holds
+	 * of one thread the key, a line break and the thread's id, for one permit that and
+	 * another line break and the number of the acquisition.
 	 */
 	final String mapKey;
 
 	/**
-	 * -1 for the entry of the exclusive lock; for the entry of one thread's shared holds,
-	 * 0 (READ) or the number of permits.
+	 * -1 for the entry of the exclusive lock, 0 for that of one thread's READ holds, the
+	 * number of permits for that of one permit.
 	 */
 	final int sharedPermits;
 
@@ -87,8 +88,8 @@ final class LockEntry {
 	}
 
 	/**
-	 * An entry of one thread's shared holds ({@code sharedPermits} at least 0), or of the
-	 * exclusive lock (-1, {@code mapKey} the key).
+	 * An entry of one thread's READ holds ({@code sharedPermits} 0), of one permit (the
+	 * number of permits), or of the exclusive lock (-1, {@code mapKey} the key).
 	 */
 	LockEntry(String key, String lockId, String mapKey, int sharedPermits, LongAdder announcementFallbacks,
 			EngineRuntime runtime) {

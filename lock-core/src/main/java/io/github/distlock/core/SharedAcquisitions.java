@@ -17,11 +17,13 @@ import org.jspecify.annotations.Nullable;
  * locks of the same ids on one thread: a thread holding the exclusive lock gets a shared
  * hold as a nested hold of it; a thread holding a shared hold is refused the exclusive
  * lock at once (an upgrade: two holders upgrading would wait for each other forever) and
- * another kind of shared hold of the same id. A hold that ended while its thread kept it
- * open counts for none of these rules: see {@link Reentrancy}. Everything else (renewal,
- * {@code extend}, loss, minimum hold, release, shutdown) is the engine's, for shared
- * holds as for exclusive ones: the store releases and extends one shared hold of an owner
- * as it does a lock.
+ * another kind of shared hold of the same id. A thread re-enters its READ hold as a lock,
+ * but each acquisition of a permit takes a permit of its own, also on a thread that holds
+ * one already (as {@link java.util.concurrent.Semaphore}): it waits while all are taken.
+ * A hold that ended while its thread kept it open counts for none of these rules: see
+ * {@link Reentrancy}. Everything else (renewal, {@code extend}, loss, minimum hold,
+ * release, shutdown) is the engine's, for shared holds as for exclusive ones: the store
+ * releases and extends one shared hold of an owner as it does a lock.
  */
 final class SharedAcquisitions {
 
@@ -107,7 +109,7 @@ final class SharedAcquisitions {
 		LockEntry entry = this.entries.enterShared(key, lockId, Thread.currentThread(), permits);
 		HeldLock acquired = null;
 		try {
-			HeldLock current = this.reentrancy.reenter(entry);
+			HeldLock current = (permits == 0) ? this.reentrancy.reenter(entry) : null;
 			if (current != null) {
 				return Optional.of(new LockEngineHandle(this.engine, current));
 			}
