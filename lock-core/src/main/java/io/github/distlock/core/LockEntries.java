@@ -216,7 +216,10 @@ final class LockEntries implements ReleaseListener {
 		return this.entries.size();
 	}
 
-	/** A snapshot of the locks held now, one per lock id. */
+	/**
+	 * A snapshot of the holds held now: one per exclusive lock, per thread's READ hold
+	 * and per permit.
+	 */
 	List<HeldLockInfo> heldLocks() {
 		List<HeldLockInfo> held = new ArrayList<>();
 		long now = this.runtime.nanoTime();
@@ -224,9 +227,12 @@ final class LockEntries implements ReleaseListener {
 		for (LockEntry entry : this.entries.values()) {
 			HeldLock holder = entry.holder();
 			if (holder != null && holder.isHeld()) {
+				int permits = Math.max(entry.sharedPermits, 0);
+				HeldLockInfo.Mode mode = (entry.sharedPermits < 0) ? HeldLockInfo.Mode.EXCLUSIVE
+						: (permits == 0) ? HeldLockInfo.Mode.READ : HeldLockInfo.Mode.PERMITS;
 				held.add(new HeldLockInfo(entry.lockId, holder.knownFencingToken(),
 						wallNow.minusNanos(now - holder.acquiredAtNanos), Duration.ofNanos(holder.remainingNanos()),
-						holder.depth(), holder.autoRenewed, holder.renewalFailing, holder.name));
+						holder.depth(), holder.autoRenewed, holder.renewalFailing, holder.name, mode, permits));
 			}
 		}
 		return held;
