@@ -108,7 +108,7 @@ public class LockEngine implements NamedLockService, LockInspection, ManagedLock
 				this.shutdown::isClosed, this.replicationFailures::incrementAndGet);
 		this.fairAcquirer = new FairAcquirer(store, this.releases, runtime, this.releaser, leaseNanos,
 				this.shutdown::isClosed);
-		this.reentrancy = new Reentrancy(this.losses, this.releaser);
+		this.reentrancy = new Reentrancy(this.losses, this.releaser, this::observer);
 		this.shared = new SharedAcquisitions(this, store, this.entries, this.shutdown, this.reentrancy,
 				new SharedAcquirer(store, this.releases, runtime, this.releaser, leaseNanos, this.shutdown::isClosed));
 	}

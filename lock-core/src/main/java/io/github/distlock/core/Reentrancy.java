@@ -1,5 +1,7 @@
 package io.github.distlock.core;
 
+import java.util.function.Supplier;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,9 +19,12 @@ final class Reentrancy {
 
 	private final LockReleaser releaser;
 
-	Reentrancy(LockLosses losses, LockReleaser releaser) {
+	private final Supplier<LockObserver> observer;
+
+	Reentrancy(LockLosses losses, LockReleaser releaser, Supplier<LockObserver> observer) {
 		this.losses = losses;
 		this.releaser = releaser;
+		this.observer = observer;
 	}
 
 	/**
@@ -42,13 +47,15 @@ final class Reentrancy {
 	/**
 	 * Ends for good a hold its thread kept open after it ended: its loss is reported now
 	 * unless renewal or {@code extend} did (counted, logged once, told to the
-	 * {@link LockLostListener}), its key is released if it is still its own
+	 * {@link LockLostListener}), its hold observation ends as lost (a handle never closed
+	 * would keep it active for good), its key is released if it is still its own
 	 * (owner-checked) and it stops being the entry's holder.
 	 */
 	void retire(HeldLock held) {
 		if (held.state() == HeldLock.State.HELD) {
 			this.losses.lost(held, held.lostReason() + "; found when its thread locked it again without closing it");
 		}
+		this.observer.get().released(held, LockLosses.lostBeforeRelease(held, held.lostReason()));
 		this.releaser.releaseQuietly(held.entry.key, held.ownerToken);
 		held.entry.holderGone(held);
 	}

@@ -8,6 +8,8 @@ import java.util.concurrent.TimeUnit;
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockLostException;
 import io.github.distlock.store.InMemoryLockStore;
+import io.micrometer.observation.tck.TestObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistryAssert;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -67,6 +69,28 @@ class ReentrancyTests {
 		assertThat(this.lost).isEmpty();
 		assertThat(this.store.holderOf(key)).isEmpty();
 		assertThat(this.engine.trackedLockCount()).isZero();
+	}
+
+	@Test
+	void theHoldObservationOfAHoldLeftOpenEndsAsLostWhenItsThreadLocksAgain() {
+		TestObservationRegistry registry = TestObservationRegistry.create();
+		this.engine.setObservationRegistry(registry, null, null);
+		LockHandle left = this.engine.tryLock("stock:apple", Duration.ZERO, SHORT_LEASE).orElseThrow();
+		await().atMost(BOUND).until(() -> !left.isHeld());
+
+		try (LockHandle again = this.engine.lock("stock:apple", BOUND)) {
+			// Not active for good: the forgotten hold was observed as lost when it was
+			// retired.
+			TestObservationRegistryAssert.assertThat(registry)
+				.hasNumberOfObservationsWithNameEqualTo("distlock.hold", 2)
+				.hasAnObservation((hold) -> hold.hasLowCardinalityKeyValue("outcome", "lost"))
+				.hasAnObservation((hold) -> hold.hasLowCardinalityKeyValue("outcome", "held"));
+			assertThatExceptionOfType(LockLostException.class).isThrownBy(left::close);
+		}
+		TestObservationRegistryAssert.assertThat(registry)
+			.hasNumberOfObservationsWithNameEqualTo("distlock.hold", 2)
+			.hasAnObservation((hold) -> hold.hasLowCardinalityKeyValue("outcome", "lost"))
+			.hasAnObservation((hold) -> hold.hasLowCardinalityKeyValue("outcome", "released"));
 	}
 
 	@Test
