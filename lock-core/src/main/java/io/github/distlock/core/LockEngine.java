@@ -32,10 +32,10 @@ import org.jspecify.annotations.Nullable;
  * thread. No monitor is held around a store call.
  * <p>
  * The jobs are split: {@link LockAcquirer} (waiting), {@link AcquireAttempts} (one
- * acquire round trip), {@link QueuedGrants} (grants to a waiter queued in the store),
- * {@link LockReleaser} (minimum hold, hand-over, release), {@link LockRenewer} (renewal),
- * {@link LockLosses} (loss signalling), {@link LockObserver} (observations); the state of
- * one lock id is its {@link LockEntry}.
+ * acquire round trip), {@link QueuedGrants} (grants to a queued waiter),
+ * {@link Reentrancy}, {@link LockReleaser} (minimum hold, hand-over, release),
+ * {@link LockRenewer} (renewal), {@link LockLosses} (loss signalling),
+ * {@link LockObserver} (observations); the state of one lock id is its {@link LockEntry}.
  */
 public class LockEngine implements NamedLockService, LockInspection, ManagedLockService, AutoCloseable {
 
@@ -68,6 +68,8 @@ public class LockEngine implements NamedLockService, LockInspection, ManagedLock
 	private final FairLockService fair = new FairLockService(this);
 
 	private final SharedAcquisitions shared;
+
+	private final Reentrancy reentrancy;
 
 	private volatile LockObserver observer = LockObserver.none();
 
@@ -106,7 +108,8 @@ public class LockEngine implements NamedLockService, LockInspection, ManagedLock
 				this.shutdown::isClosed, this.replicationFailures::incrementAndGet);
 		this.fairAcquirer = new FairAcquirer(store, this.releases, runtime, this.releaser, leaseNanos,
 				this.shutdown::isClosed);
-		this.shared = new SharedAcquisitions(this, store, this.entries, this.shutdown,
+		this.reentrancy = new Reentrancy(this.losses, this.releaser, this::observer);
+		this.shared = new SharedAcquisitions(this, store, this.entries, this.shutdown, this.reentrancy,
 				new SharedAcquirer(store, this.releases, runtime, this.releaser, leaseNanos, this.shutdown::isClosed));
 	}
 
@@ -162,7 +165,7 @@ public class LockEngine implements NamedLockService, LockInspection, ManagedLock
 		LockEntry entry = this.entries.enter(key, lockId);
 		HeldLock acquired = null;
 		try {
-			HeldLock current = entry.reenter(Thread.currentThread());
+			HeldLock current = this.reentrancy.reenter(entry);
 			if (current != null) {
 				return Optional.of(new LockEngineHandle(this, current));
 			}
@@ -178,8 +181,7 @@ public class LockEngine implements NamedLockService, LockInspection, ManagedLock
 		}
 		finally {
 			if (acquired == null) {
-				// Reentrant holds and failures: the outermost holder (if any) keeps the
-				// entry.
+				// Reentrant holds and failures: the outermost holder keeps the entry.
 				this.entries.leave(entry);
 			}
 		}

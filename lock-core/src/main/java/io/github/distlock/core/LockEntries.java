@@ -7,7 +7,9 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 
 import io.github.distlock.store.ReleaseListener;
 import org.jspecify.annotations.Nullable;
@@ -21,8 +23,14 @@ final class LockEntries implements ReleaseListener {
 
 	private final ConcurrentHashMap<String, LockEntry> entries = new ConcurrentHashMap<>();
 
-	/** The entries of shared holds, by store key (one per thread). */
+	/**
+	 * The entries of shared holds, by store key: one per thread for its READ holds, one
+	 * per acquisition for permits.
+	 */
 	private final ConcurrentHashMap<String, Set<LockEntry>> shared = new ConcurrentHashMap<>();
+
+	/** Numbers the entries of permits, one per acquisition. */
+	private final AtomicLong permitAcquisitions = new AtomicLong();
 
 	private final LongAdder announcementFallbacks = new LongAdder();
 
@@ -48,12 +56,16 @@ final class LockEntries implements ReleaseListener {
 	}
 
 	/**
-	 * The calling thread starts using its shared holds of the lock: its own entry,
-	 * created if needed (with {@code permits}; an existing one keeps its own).
+	 * The calling thread starts a shared acquisition of the lock: for READ
+	 * ({@code permits} 0) the entry of its READ holds, created if needed, which it
+	 * re-enters as a lock; for a permit a new entry of this acquisition alone, as each
+	 * acquisition takes a permit of its own (as {@link java.util.concurrent.Semaphore}).
 	 * @return the entry, to {@link #leave} when done
 	 */
 	LockEntry enterShared(String key, String lockId, Thread thread, int permits) {
-		return this.entries.compute(sharedMapKey(key, thread), (mapKey, existing) -> {
+		String entryKey = sharedMapKey(key, thread)
+				+ ((permits == 0) ? "" : "\n" + this.permitAcquisitions.incrementAndGet());
+		return this.entries.compute(entryKey, (mapKey, existing) -> {
 			LockEntry entry = existing;
 			if (entry == null) {
 				LockEntry created = new LockEntry(key, lockId, mapKey, permits, this.announcementFallbacks,
@@ -72,17 +84,17 @@ final class LockEntries implements ReleaseListener {
 
 	/**
 	 * The hold of the exclusive lock of {@code key} that {@code thread} has not closed,
-	 * re-entered (one level deeper, its entry entered), if any.
-	 * @throws io.github.distlock.LockLostException if that hold was lost
+	 * re-entered by {@code reenter} (one level deeper, its entry entered), if any.
 	 */
-	@Nullable HeldLock reenterExclusive(String key, String lockId, Thread thread) {
+	@Nullable HeldLock reenterExclusive(String key, String lockId, Thread thread,
+			Function<LockEntry, @Nullable HeldLock> reenter) {
 		LockEntry existing = this.entries.get(key);
 		if (existing == null || existing.unreleasedHoldOf(thread) == null) {
 			return null;
 		}
 		LockEntry entry = enter(key, lockId);
 		try {
-			HeldLock held = entry.reenter(thread);
+			HeldLock held = reenter.apply(entry);
 			if (held == null) {
 				leave(entry);
 			}
@@ -94,13 +106,12 @@ final class LockEntries implements ReleaseListener {
 		}
 	}
 
-	/** The shared hold of {@code key} that {@code thread} has not closed, if any. */
-	@Nullable HeldLock sharedHoldOf(String key, Thread thread) {
-		if (!this.shared.containsKey(key)) {
-			return null;
-		}
-		LockEntry entry = this.entries.get(sharedMapKey(key, thread));
-		return (entry != null) ? entry.unreleasedHoldOf(thread) : null;
+	/**
+	 * The entries of the shared holds of {@code key} this instance holds or acquires.
+	 */
+	Collection<LockEntry> sharedEntries(String key) {
+		Set<LockEntry> all = this.shared.get(key);
+		return (all != null) ? all : Set.of();
 	}
 
 	@SuppressWarnings("deprecation") // Thread.threadId() is Java 19 and later
@@ -205,7 +216,10 @@ final class LockEntries implements ReleaseListener {
 		return this.entries.size();
 	}
 
-	/** A snapshot of the locks held now, one per lock id. */
+	/**
+	 * A snapshot of the holds held now: one per exclusive lock, per thread's READ hold
+	 * and per permit.
+	 */
 	List<HeldLockInfo> heldLocks() {
 		List<HeldLockInfo> held = new ArrayList<>();
 		long now = this.runtime.nanoTime();
@@ -213,9 +227,12 @@ final class LockEntries implements ReleaseListener {
 		for (LockEntry entry : this.entries.values()) {
 			HeldLock holder = entry.holder();
 			if (holder != null && holder.isHeld()) {
+				int permits = Math.max(entry.sharedPermits, 0);
+				HeldLockInfo.Mode mode = (entry.sharedPermits < 0) ? HeldLockInfo.Mode.EXCLUSIVE
+						: (permits == 0) ? HeldLockInfo.Mode.READ : HeldLockInfo.Mode.PERMITS;
 				held.add(new HeldLockInfo(entry.lockId, holder.knownFencingToken(),
 						wallNow.minusNanos(now - holder.acquiredAtNanos), Duration.ofNanos(holder.remainingNanos()),
-						holder.depth(), holder.autoRenewed, holder.renewalFailing, holder.name));
+						holder.depth(), holder.autoRenewed, holder.renewalFailing, holder.name, mode, permits));
 			}
 		}
 		return held;

@@ -22,14 +22,15 @@ final class LockEntry {
 	final String lockId;
 
 	/**
-	 * The key of the entry in {@link LockEntries}: the store key, or for the shared holds
-	 * of one thread the key, a line break and the thread's id.
+	 * The key of the entry in {@link LockEntries}: the store key, or for the READ holds
+	 * of one thread the key, a line break and the thread's id, for one permit that and
+	 * another line break and the number of the acquisition.
 	 */
 	final String mapKey;
 
 	/**
-	 * -1 for the entry of the exclusive lock; for the entry of one thread's shared holds,
-	 * 0 (READ) or the number of permits.
+	 * -1 for the entry of the exclusive lock, 0 for that of one thread's READ holds, the
+	 * number of permits for that of one permit.
 	 */
 	final int sharedPermits;
 
@@ -42,9 +43,10 @@ final class LockEntry {
 
 	/**
 	 * Holds handed to callers and not yet closed, held or lost: normally just the holder,
-	 * more only while threads whose lock was lost have yet to close it. Re-entry looks
-	 * here, so that a thread whose lock was lost never re-enters a lock another local
-	 * thread took meanwhile.
+	 * more only while threads whose lock was lost have yet to close it or lock it again.
+	 * Re-entry looks here, so that a thread whose lock was lost never re-enters a lock
+	 * another local thread took meanwhile: it {@linkplain #retireEnded retires} its ended
+	 * hold and acquires anew.
 	 */
 	private final ArrayList<HeldLock> unreleased = new ArrayList<>(1);
 
@@ -86,8 +88,8 @@ final class LockEntry {
 	}
 
 	/**
-	 * An entry of one thread's shared holds ({@code sharedPermits} at least 0), or of the
-	 * exclusive lock (-1, {@code mapKey} the key).
+	 * An entry of one thread's READ holds ({@code sharedPermits} 0), of one permit (the
+	 * number of permits), or of the exclusive lock (-1, {@code mapKey} the key).
 	 */
 	LockEntry(String key, String lockId, String mapKey, int sharedPermits, LongAdder announcementFallbacks,
 			EngineRuntime runtime) {
@@ -226,20 +228,40 @@ final class LockEntry {
 	}
 
 	/**
-	 * Re-enters the hold of {@code thread}, if it has one: not only the holder, a lost
-	 * hold this thread has yet to close must not be acquired anew.
-	 * @return the hold, one level deeper, or {@code null} if the thread holds none
-	 * @throws io.github.distlock.LockLostException if its hold was lost
+	 * Re-enters the hold of {@code thread}, if it still holds one: a hold that ended
+	 * (lease run out, or lost) is not re-entered, see {@link #retireEnded}.
+	 * @return the hold, one level deeper, or {@code null} if the thread holds none now
 	 */
 	@Nullable HeldLock reenter(Thread thread) {
 		HeldLock current = unreleasedHoldOf(thread);
-		if (current != null) {
-			if (!current.isHeld()) {
-				throw LockLosses.lostBeforeReentry(current);
-			}
-			current.reenter();
+		if (current == null || !current.isHeld()) {
+			return null;
 		}
+		current.reenter();
 		return current;
+	}
+
+	/**
+	 * Retires the hold of {@code thread} that ended (its lease ran out, or it was lost)
+	 * while the thread kept it open: it no longer counts as the thread's, so the thread
+	 * acquires the lock afresh (a forgotten handle must not block its thread), and its
+	 * handle's close still finds it lost. The caller reports the loss.
+	 * @return the retired hold, or {@code null} if the thread has no ended hold open
+	 */
+	@Nullable HeldLock retireEnded(Thread thread) {
+		this.guard.lock();
+		try {
+			for (HeldLock held : this.unreleased) {
+				if (held.owner == thread && !held.isHeld()) {
+					this.unreleased.remove(held);
+					return held;
+				}
+			}
+			return null;
+		}
+		finally {
+			this.guard.unlock();
+		}
 	}
 
 	/**

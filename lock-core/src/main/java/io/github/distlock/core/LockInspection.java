@@ -17,7 +17,8 @@ public interface LockInspection {
 
 	/**
 	 * The locks this instance holds now.
-	 * @return a snapshot, one entry per held lock id
+	 * @return a snapshot, one entry per exclusive lock, per thread's READ hold and per
+	 * permit held
 	 */
 	List<HeldLockInfo> heldLocks();
 

@@ -11,8 +11,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * How a lost lock is signalled, written once: counted once, logged in one INFO line (id,
  * name and reason, never the owner token), passed to the {@link LockLostListener} (a
- * {@code LockLostEvent} in a Spring application) when renewal or extend finds it, and
- * thrown as a {@link LockLostException} to the holder when it closes or re-enters it.
+ * {@code LockLostEvent} in a Spring application) when renewal or extend finds it, or the
+ * holder's thread locks the id again without having closed it ({@link Reentrancy}), and
+ * thrown as a {@link LockLostException} to the holder when it closes it.
  */
 final class LockLosses {
 
@@ -38,8 +39,9 @@ final class LockLosses {
 	}
 
 	/**
-	 * Renewal or extend found the lock gone while its holder still works: marks it lost
-	 * (once), wakes the next local waiter and publishes the event.
+	 * Renewal or extend found the lock gone while its holder still works, or its thread
+	 * locks the id again while it ended unclosed: marks it lost (once), wakes the next
+	 * local waiter and publishes the event.
 	 */
 	void lost(HeldLock held, String reason) {
 		if (held.markLost(reason)) {
@@ -69,14 +71,6 @@ final class LockLosses {
 	static LockLostException lostBeforeRelease(HeldLock held, @Nullable String reason) {
 		return new LockLostException(held.entry.lockId,
 				"Lock '" + LogSafe.text(held.entry.lockId) + "' was lost before it was released: " + reason);
-	}
-
-	/**
-	 * The exception for a holder locking again a lock it lost meanwhile.
-	 */
-	static LockLostException lostBeforeReentry(HeldLock held) {
-		return new LockLostException(held.entry.lockId, "Lock '" + LogSafe.text(held.entry.lockId)
-				+ "' was lost while this thread held it (" + held.lostReason() + "); it cannot be re-entered");
 	}
 
 	/** The one INFO line per lost lock; never the owner token. */

@@ -17,10 +17,13 @@ import org.jspecify.annotations.Nullable;
  * locks of the same ids on one thread: a thread holding the exclusive lock gets a shared
  * hold as a nested hold of it; a thread holding a shared hold is refused the exclusive
  * lock at once (an upgrade: two holders upgrading would wait for each other forever) and
- * another kind of shared hold of the same id. Everything else (renewal, {@code extend},
- * loss, minimum hold, release, shutdown) is the engine's, for shared holds as for
- * exclusive ones: the store releases and extends one shared hold of an owner as it does a
- * lock.
+ * another kind of shared hold of the same id. A thread re-enters its READ hold as a lock,
+ * but each acquisition of a permit takes a permit of its own, also on a thread that holds
+ * one already (as {@link java.util.concurrent.Semaphore}): it waits while all are taken.
+ * A hold that ended while its thread kept it open counts for none of these rules: see
+ * {@link Reentrancy}. Everything else (renewal, {@code extend}, loss, minimum hold,
+ * release, shutdown) is the engine's, for shared holds as for exclusive ones: the store
+ * releases and extends one shared hold of an owner as it does a lock.
  */
 final class SharedAcquisitions {
 
@@ -32,16 +35,19 @@ final class SharedAcquisitions {
 
 	private final EngineShutdown shutdown;
 
+	private final Reentrancy reentrancy;
+
 	private final SharedAcquirer acquirer;
 
 	private final SharedLockService read;
 
 	SharedAcquisitions(LockEngine engine, LockStore store, LockEntries entries, EngineShutdown shutdown,
-			SharedAcquirer acquirer) {
+			Reentrancy reentrancy, SharedAcquirer acquirer) {
 		this.engine = engine;
 		this.store = store;
 		this.entries = entries;
 		this.shutdown = shutdown;
+		this.reentrancy = reentrancy;
 		this.acquirer = acquirer;
 		this.read = new SharedLockService(this, 0);
 	}
@@ -83,7 +89,8 @@ final class SharedAcquisitions {
 		LockArguments.check(lockId, waitTime, leaseTime);
 		return this.shutdown.acquisition(lockId, () -> {
 			String key = this.store.key(lockId);
-			HeldLock exclusive = this.entries.reenterExclusive(key, lockId, Thread.currentThread());
+			HeldLock exclusive = this.entries.reenterExclusive(key, lockId, Thread.currentThread(),
+					this.reentrancy::reenter);
 			if (exclusive != null) {
 				return Optional.of(new LockEngineHandle(this.engine, exclusive));
 			}
@@ -93,16 +100,16 @@ final class SharedAcquisitions {
 
 	private Optional<LockHandle> enterAndAcquire(@Nullable String lockName, String key, String lockId,
 			Duration waitTime, @Nullable Duration leaseTime, OnLockFailure onFailure, int permits) {
-		Thread thread = Thread.currentThread();
-		LockEntry entry = this.entries.enterShared(key, lockId, thread, permits);
+		HeldLock own = sharedHoldOfThisThread(key);
+		if (own != null && own.entry.sharedPermits != permits) {
+			throw new IllegalStateException("This thread holds lock '" + LogSafe.text(lockId) + "' as "
+					+ SharedLockConflictException.describe(own.entry.sharedPermits) + " and cannot take it as "
+					+ SharedLockConflictException.describe(permits) + " too");
+		}
+		LockEntry entry = this.entries.enterShared(key, lockId, Thread.currentThread(), permits);
 		HeldLock acquired = null;
 		try {
-			if (entry.sharedPermits != permits && entry.unreleasedHoldOf(thread) != null) {
-				throw new IllegalStateException("This thread holds lock '" + LogSafe.text(lockId) + "' as "
-						+ SharedLockConflictException.describe(entry.sharedPermits) + " and cannot take it as "
-						+ SharedLockConflictException.describe(permits) + " too");
-			}
-			HeldLock current = entry.reenter(thread);
+			HeldLock current = (permits == 0) ? this.reentrancy.reenter(entry) : null;
 			if (current != null) {
 				return Optional.of(new LockEngineHandle(this.engine, current));
 			}
@@ -128,13 +135,31 @@ final class SharedAcquisitions {
 	 * @throws IllegalStateException when the calling thread holds a shared hold of it
 	 */
 	void refuseUpgrade(String key, String lockId) {
-		HeldLock held = this.entries.sharedHoldOf(key, Thread.currentThread());
+		HeldLock held = sharedHoldOfThisThread(key);
 		if (held != null) {
 			throw new IllegalStateException("This thread holds lock '" + LogSafe.text(lockId) + "' as "
 					+ SharedLockConflictException.describe(held.entry.sharedPermits)
 					+ " and asked for it exclusively: an upgrade is refused (two holders upgrading would wait for"
 					+ " each other forever); release it first, or take the exclusive lock from the start");
 		}
+	}
+
+	/**
+	 * A shared hold of {@code key} the calling thread still holds, if any; those of its
+	 * holds that ended while it kept them open are retired ({@link Reentrancy}).
+	 */
+	private @Nullable HeldLock sharedHoldOfThisThread(String key) {
+		Thread thread = Thread.currentThread();
+		HeldLock held = null;
+		for (LockEntry entry : this.entries.sharedEntries(key)) {
+			HeldLock ended = entry.retireEnded(thread);
+			if (ended != null) {
+				this.reentrancy.retire(ended);
+			}
+			HeldLock own = entry.unreleasedHoldOf(thread);
+			held = (held != null) ? held : own;
+		}
+		return held;
 	}
 
 	boolean isLocked(String lockId) {

@@ -5,10 +5,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -284,6 +286,49 @@ public abstract class LockServiceContractTests {
 			assertThat(first.locksLost()).isEqualTo(1);
 			assertThat(next.isHeld()).isTrue();
 		}
+	}
+
+	/**
+	 * A fixed-lease handle its thread never closed (a pool's worker that forgot it) does
+	 * not block that thread: once the lease ran out, the thread's next acquisition of the
+	 * id acquires it afresh and reports the old loss (listener and count, once); the old
+	 * handle's close still throws and leaves the new hold alone (issue 39).
+	 */
+	@Test
+	void aHandleLeftOpenAfterItsFixedLeaseRanOutNeitherBlocksItsThreadNorGoesUnreported() throws Exception {
+		LockEngine service = newService();
+		LockEngine other = newService();
+		BlockingQueue<LostLock> lost = new LinkedBlockingQueue<>();
+		service.setLockLostListener(lost::add);
+		// Connected before the short lease starts.
+		service.isLocked(this.lockId);
+		LockHandle forgotten = service.tryLock(this.lockId, Duration.ZERO, SHORT_LEASE).orElseThrow();
+		long forgottenToken = forgotten.fencingToken();
+		await().atMost(BOUND).until(() -> !forgotten.isHeld());
+		assertThat(lost).isEmpty();
+
+		try (LockHandle again = service.lock(this.lockId, BOUND)) {
+			assertThat(again.isHeld()).isTrue();
+			assertThat(again.fencingToken()).isGreaterThan(forgottenToken);
+			LostLock loss = lost.poll(BOUND.toSeconds(), TimeUnit.SECONDS);
+			assertThat(loss).as("the LockLostListener told of the forgotten hold").isNotNull();
+			assertThat(loss.lockId()).isEqualTo(this.lockId);
+			assertThat(loss.fencingToken()).isEqualTo(forgottenToken);
+			assertThat(service.locksLost()).isEqualTo(1);
+
+			assertThatExceptionOfType(LockLostException.class).isThrownBy(forgotten::close)
+				.satisfies((ex) -> assertThat(ex.getLockId()).isEqualTo(this.lockId));
+			assertThat(again.isHeld()).isTrue();
+			assertThat(other.tryLock(this.lockId, Duration.ZERO, null)).isEmpty();
+			assertThat(service.locksLost()).isEqualTo(1);
+			// Nested again: the new hold is the one re-entered.
+			try (LockHandle nested = service.lock(this.lockId, Duration.ZERO)) {
+				assertThat(nested.fencingToken()).isEqualTo(again.fencingToken());
+			}
+		}
+		assertThat(other.isLocked(this.lockId)).isFalse();
+		assertThat(service.trackedLockCount()).isZero();
+		assertThat(lost).isEmpty();
 	}
 
 	private void awaitUnlocked(LockEngine service) {

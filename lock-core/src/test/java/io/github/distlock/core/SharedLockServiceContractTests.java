@@ -290,7 +290,6 @@ public abstract class SharedLockServiceContractTests {
 		LockHandle one = first.permits(2).lock(this.lockId, Duration.ZERO);
 		LockHandle two = second.permits(2).lock(this.lockId, Duration.ZERO);
 		assertThat(two.fencingToken()).isGreaterThan(one.fencingToken());
-		// (This thread would re-enter its own permit: another service asks.)
 		assertThat(newService().permits(2).tryLock(this.lockId, Duration.ofMillis(200), null)).isEmpty();
 		Future<LockHandle> third = this.executor.submit(() -> second.permits(2).lock(this.lockId, BOUND));
 		assertThat(third.isDone()).isFalse();
@@ -300,6 +299,50 @@ public abstract class SharedLockServiceContractTests {
 		}
 		two.close();
 		assertThat(first.isLocked(this.lockId)).isFalse();
+	}
+
+	/**
+	 * As {@link java.util.concurrent.Semaphore}: each acquisition takes a permit of its
+	 * own, a second one on the same thread too, so the fourth of 3 permits is not
+	 * acquired while 3 are in use, on any thread or service (issue 39: the same thread
+	 * got its first permit again, as a nested hold). READ holds stay reentrant, as
+	 * {@code ReentrantReadWriteLock}'s.
+	 */
+	@Test
+	void eachAcquisitionTakesAPermitOfItsOwnAlsoOnTheSameThread() throws Exception {
+		LockEngine service = newService();
+		LockEngine other = newService();
+		LockService permits = service.permits(3);
+		List<LockHandle> held = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			held.add(permits.lock(this.lockId, Duration.ZERO));
+		}
+		assertThat(held).extracting(LockHandle::fencingToken).doesNotHaveDuplicates();
+		assertThat(held).allMatch(LockHandle::isHeld);
+		assertThat(permits.tryLock(this.lockId, Duration.ZERO, null)).isEmpty();
+		assertThat(permits.tryLock(this.lockId, Duration.ofMillis(200), null)).isEmpty();
+		assertThat(other.permits(3).tryLock(this.lockId, Duration.ZERO, null)).isEmpty();
+		assertThat(service.heldLocks()).hasSize(3);
+
+		// The fourth, waiting on the same thread, gets the permit another thread gives
+		// back.
+		Future<?> giveBack = this.executor.submit(() -> held.get(1).close());
+		try (LockHandle fourth = permits.lock(this.lockId, BOUND)) {
+			assertThat(fourth.fencingToken()).isGreaterThan(held.get(2).fencingToken());
+			giveBack.get(BOUND.toSeconds(), TimeUnit.SECONDS);
+			assertThat(other.permits(3).tryLock(this.lockId, Duration.ZERO, null)).isEmpty();
+		}
+		held.get(0).close();
+		held.get(2).close();
+		assertThat(other.isLocked(this.lockId)).isFalse();
+		assertThat(service.trackedLockCount()).isZero();
+
+		// READ holds of one thread are still one hold, re-entered.
+		try (LockHandle read = service.read().lock(this.lockId, Duration.ZERO);
+				LockHandle again = service.read().lock(this.lockId, Duration.ZERO)) {
+			assertThat(again.fencingToken()).isEqualTo(read.fencingToken());
+			assertThat(service.heldLocks()).singleElement().extracting(HeldLockInfo::depth).isEqualTo(2);
+		}
 	}
 
 	@Test

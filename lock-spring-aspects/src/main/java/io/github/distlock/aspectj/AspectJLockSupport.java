@@ -21,6 +21,8 @@ final class AspectJLockSupport extends LockAspectSupport {
 
 	private final boolean enabled;
 
+	private volatile boolean unbound;
+
 	AspectJLockSupport(String contextName, boolean enabled, LockOperationSource source, LockKeyEvaluator keyEvaluator,
 			Supplier<LockService> lockService, Supplier<Duration> defaultWaitTime) {
 		super(source, keyEvaluator, lockService, defaultWaitTime);
@@ -38,6 +40,17 @@ final class AspectJLockSupport extends LockAspectSupport {
 			return invoker.proceed();
 		}
 		return execute(invoker::proceed, method, targetClass, arguments);
+	}
+
+	/**
+	 * Its context closed: the woven methods of the context's beans are no longer run.
+	 */
+	void unbound() {
+		this.unbound = true;
+	}
+
+	boolean isUnbound() {
+		return this.unbound;
 	}
 
 	@Override

@@ -27,11 +27,14 @@ import org.springframework.util.ClassUtils;
  * aspects, so the lock is acquired before a {@code @Transactional} transaction begins and released
  * after it ended, as in proxy mode.
  * <p>
- * There is one aspect per class loader. While several application contexts in ASPECTJ mode run in
- * one (cached test contexts), the one started last and not closed yet locks for all of them. Before
- * any context bound the aspect, a woven method runs without it, with a warning (in proxy mode, the
- * proxy still locks calls that go through the bean); after the last bound context closed, a woven
- * method fails instead of running without its lock.
+ * There is one aspect per class loader, and several application contexts in ASPECTJ mode may
+ * run in it at once (cached test contexts): a bean's methods are locked through the context that
+ * created the bean, so each test locks through its own context whatever the order the contexts
+ * started in. An object that is no bean of a running context (made with {@code new}) and a
+ * static method are locked through the context started last and not closed yet. Before any
+ * context bound the aspect, a woven method runs without it, with a warning (in proxy mode, the
+ * proxy still locks calls that go through the bean); once the context of a bean, or the last
+ * bound context, has closed, a woven method fails instead of running without its lock.
  */
 public aspect DistributedLockAspect {
 
@@ -53,12 +56,19 @@ public aspect DistributedLockAspect {
 
 	private final Set<Method> warnedUnbound = ConcurrentHashMap.newKeySet();
 
+	/** The support of each bean the bound contexts created. */
+	private final BoundBeans beans = new BoundBeans();
+
 	@SuppressAjWarnings("adviceDidNotMatch")
 	Object around() : execution(@DistributedLock * *(..)) {
 		Method method = ((MethodSignature) thisJoinPointStaticPart.getSignature()).getMethod();
-		AspectJLockSupport support = this.current;
+		Object target = thisJoinPoint.getThis();
+		AspectJLockSupport support = (target != null) ? this.beans.supportOf(target) : null;
 		if (support == null) {
-			if (this.everBound) {
+			support = this.current;
+		}
+		if (support == null || support.isUnbound()) {
+			if (support != null || this.everBound) {
 				throw new IllegalStateException(describe(method) + " is not run without its lock: the application"
 						+ " context bound to DistributedLockAspect (@EnableDistributedLock(mode = AdviceMode.ASPECTJ))"
 						+ " has been closed");
@@ -70,7 +80,6 @@ public aspect DistributedLockAspect {
 			}
 			return proceed();
 		}
-		Object target = thisJoinPoint.getThis();
 		Class<?> targetClass = (target != null) ? ClassUtils.getUserClass(target) : method.getDeclaringClass();
 		try {
 			return support.invoke(() -> proceed(), method, targetClass, thisJoinPoint.getArgs());
@@ -85,7 +94,8 @@ public aspect DistributedLockAspect {
 	}
 
 	/**
-	 * Binds an application context: its support locks the woven methods from now on.
+	 * Binds an application context: its support locks the woven methods of its beans, and of
+	 * objects that are no bean of a bound context, from now on.
 	 */
 	void bind(AspectJLockSupport support) {
 		synchronized (this.monitor) {
@@ -96,18 +106,28 @@ public aspect DistributedLockAspect {
 	}
 
 	/**
-	 * Unbinds a closing application context: the context bound before it, if still bound, locks
-	 * the woven methods again.
+	 * Locks the woven methods of {@code bean} through {@code support}, that of the application
+	 * context that created it.
+	 */
+	void register(Object bean, AspectJLockSupport support) {
+		this.beans.register(bean, support);
+	}
+
+	/**
+	 * Unbinds a closing application context: its beans' woven methods fail from now on, and the
+	 * context bound before it, if still bound, locks the woven methods of other objects again.
 	 */
 	void unbind(AspectJLockSupport support) {
 		synchronized (this.monitor) {
+			support.unbound();
 			this.bound.remove(support);
 			this.current = this.bound.isEmpty() ? null : this.bound.get(this.bound.size() - 1);
 		}
 	}
 
 	/**
-	 * The support that locks the woven methods now.
+	 * The support that locks the woven methods of objects that are no bean of a bound context
+	 * now.
 	 */
 	AspectJLockSupport current() {
 		return this.current;

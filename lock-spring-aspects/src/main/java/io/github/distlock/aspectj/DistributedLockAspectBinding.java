@@ -1,5 +1,8 @@
 package io.github.distlock.aspectj;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
 import io.github.distlock.interceptor.LockOperation;
 import io.github.distlock.interceptor.LockOperationSource;
 
@@ -7,12 +10,15 @@ import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
 /**
  * Binds {@link DistributedLockAspect} to its application context for the context's
- * lifetime, and validates every bean's locked methods when the bean is created.
+ * lifetime, validates every bean's locked methods when the bean is created, and tells the
+ * aspect which beans with locked methods are this context's, so that their methods lock
+ * through this context while other contexts run in the same class loader.
  * <p>
  * As a bean post-processor it is created before ordinary beans, so the aspect locks even
  * calls made while they are initialised. A bean fails if an annotation is invalid (the
@@ -26,6 +32,9 @@ final class DistributedLockAspectBinding implements BeanPostProcessor, Initializ
 	private final LockOperationSource source;
 
 	private final boolean validate;
+
+	/** Whether the aspect is woven into each bean class seen, by class. */
+	private final Map<Class<?>, Boolean> wovenClasses = new ConcurrentHashMap<>();
 
 	DistributedLockAspectBinding(AspectJLockSupport support, LockOperationSource source, boolean validate) {
 		this.support = support;
@@ -43,15 +52,33 @@ final class DistributedLockAspectBinding implements BeanPostProcessor, Initializ
 		DistributedLockAspect.aspectOf().unbind(this.support);
 	}
 
+	/**
+	 * Checks the bean's locked methods (when locks are enabled), and registers a bean
+	 * whose class the aspect is woven into as one of this context's, so that the aspect
+	 * locks its methods through this context (or runs them unlocked when locks are
+	 * disabled here) while other contexts run in the same class loader.
+	 */
 	@Override
 	public Object postProcessBeforeInitialization(Object bean, String beanName) {
-		if (this.validate) {
-			Class<?> targetClass = ClassUtils.getUserClass(AopProxyUtils.ultimateTargetClass(bean));
-			if (this.source.isCandidateClass(targetClass)) {
-				checkWoven(targetClass, beanName);
-			}
+		Class<?> targetClass = ClassUtils.getUserClass(AopProxyUtils.ultimateTargetClass(bean));
+		if (this.validate && this.source.isCandidateClass(targetClass)) {
+			checkWoven(targetClass, beanName);
+		}
+		if (this.wovenClasses.computeIfAbsent(targetClass, DistributedLockAspectBinding::isWoven)) {
+			Object target = AopProxyUtils.getSingletonTarget(bean);
+			DistributedLockAspect.aspectOf().register((target != null) ? target : bean, this.support);
 		}
 		return bean;
+	}
+
+	private static boolean isWoven(Class<?> type) {
+		if (!AnnotationUtils.isCandidateClass(type, WovenByDistributedLockAspect.class)) {
+			return false;
+		}
+		boolean[] woven = new boolean[1];
+		ReflectionUtils.doWithMethods(type, (method) -> woven[0] = true,
+				(method) -> !woven[0] && method.isAnnotationPresent(WovenByDistributedLockAspect.class));
+		return woven[0];
 	}
 
 	private void checkWoven(Class<?> targetClass, String beanName) {

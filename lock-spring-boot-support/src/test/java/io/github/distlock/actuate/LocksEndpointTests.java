@@ -2,6 +2,7 @@ package io.github.distlock.actuate;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 import com.jayway.jsonpath.JsonPath;
 import io.github.distlock.LockHandle;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * {@link LocksEndpoint} on a real Redis, with another instance holding locks too.
@@ -69,6 +71,46 @@ class LocksEndpointTests {
 			});
 		}
 		assertThat(this.endpoint.locks().locks()).isEmpty();
+	}
+
+	/**
+	 * READ holds and permits are rows of their own kind, not look-alikes of exclusive
+	 * locks: each says its mode, and a permit the number of permits and how many this
+	 * instance holds (issue 39).
+	 */
+	@Test
+	void saysTheModeOfEachHoldAndHowManyPermitsThisInstanceHolds() {
+		try (LockHandle write = this.service.lock("stock:apple", Duration.ZERO);
+				LockHandle read = this.service.read().lock("catalog:apple", Duration.ZERO);
+				LockHandle first = this.service.permits(3).lock("exports", Duration.ZERO);
+				LockHandle second = this.service.permits(3).lock("exports", Duration.ZERO)) {
+			List<HeldLockDescriptor> rows = this.endpoint.locks().locks();
+			assertThat(rows)
+				.extracting(HeldLockDescriptor::lockId, HeldLockDescriptor::mode, HeldLockDescriptor::permits,
+						HeldLockDescriptor::permitsHeldByThisInstance)
+				.containsExactlyInAnyOrder(tuple("stock:apple", "EXCLUSIVE", null, null),
+						tuple("catalog:apple", "READ", null, null), tuple("exports", "PERMITS", 3, 2),
+						tuple("exports", "PERMITS", 3, 2));
+			assertThat(rows).filteredOn((row) -> row.lockId().equals("exports"))
+				.extracting(HeldLockDescriptor::fencingToken)
+				.containsExactlyInAnyOrder(first.fencingToken(), second.fencingToken())
+				.doesNotHaveDuplicates();
+
+			String locks = LineUnderTest.toEndpointJson(this.endpoint.locks());
+			assertThat(JsonPath.<List<String>>read(locks, "$.locks[?(@.lockId == 'exports')].mode"))
+				.containsExactly("PERMITS", "PERMITS");
+			assertThat(JsonPath.<List<Integer>>read(locks, "$.locks[?(@.lockId == 'exports')].permits"))
+				.containsExactly(3, 3);
+			assertThat(
+					JsonPath.<List<Integer>>read(locks, "$.locks[?(@.lockId == 'exports')].permitsHeldByThisInstance"))
+				.containsExactly(2, 2);
+			assertThat(JsonPath.<List<String>>read(locks, "$.locks[?(@.lockId == 'stock:apple')].mode"))
+				.containsExactly("EXCLUSIVE");
+			assertThat(JsonPath.<List<Object>>read(locks, "$.locks[?(@.lockId == 'stock:apple')].permits")).isEmpty();
+			String one = LineUnderTest.toEndpointJson(this.endpoint.lock(new String[] { "exports" }));
+			assertThat(JsonPath.<String>read(one, "$.heldByThisInstance.mode")).isEqualTo("PERMITS");
+			assertThat(JsonPath.<Integer>read(one, "$.heldByThisInstance.permitsHeldByThisInstance")).isEqualTo(2);
+		}
 	}
 
 	@Test

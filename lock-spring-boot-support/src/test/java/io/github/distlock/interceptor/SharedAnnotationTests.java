@@ -15,6 +15,7 @@ import io.github.distlock.DistributedLock;
 import io.github.distlock.LockContext;
 import io.github.distlock.LockMode;
 import io.github.distlock.LockService;
+import io.github.distlock.OnLockFailure;
 import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import org.junit.jupiter.api.Test;
 
@@ -94,6 +95,24 @@ class SharedAnnotationTests {
 						+ " at once, " + exports.runs() + " runs");
 				assertThat(exports.most()).isBetween(1, 2);
 				assertThat(exports.runs()).isEqualTo(60);
+			});
+	}
+
+	/**
+	 * As {@link java.util.concurrent.Semaphore}: a nested call of a semaphore method
+	 * takes a permit of its own, so the call beyond the permits is not run (issue 39;
+	 * before, every nested call re-entered the first permit).
+	 */
+	@Test
+	void aNestedCallOfASemaphoreMethodTakesAPermitOfItsOwn() {
+		this.contextRunner.withPropertyValues("distributed-lock.store=in-memory")
+			.withBean(Relay.class)
+			.run((context) -> {
+				Relay relay = context.getBean(Relay.class);
+				List<Long> tokens = new ArrayList<>();
+				assertThat(relay.hop(relay, tokens)).isEqualTo(2);
+				assertThat(tokens).hasSize(2).doesNotHaveDuplicates();
+				assertThat(context.getBean(LockService.class).isLocked("relay")).isFalse();
 			});
 	}
 
@@ -208,6 +227,25 @@ class SharedAnnotationTests {
 
 		public int runs() {
 			return this.runs.get();
+		}
+
+	}
+
+	static class Relay {
+
+		/**
+		 * Calls itself through the proxy until a call is skipped.
+		 * @return how deep the calls that ran went
+		 */
+		@DistributedLock(name = "relay", permits = 2, waitTime = "0", onFailure = OnLockFailure.SKIP)
+		public int hop(Relay self, List<Long> tokens) {
+			tokens.add(LockContext.current().orElseThrow().fencingToken());
+			int depth = tokens.size();
+			if (depth == 5) {
+				return depth;
+			}
+			int deeper = self.hop(self, tokens);
+			return (deeper != 0) ? deeper : depth;
 		}
 
 	}

@@ -74,6 +74,24 @@ class LockMetersTests {
 		});
 	}
 
+	/**
+	 * As docs/operations.md says (issue 39): a timer records when its observation ends,
+	 * so {@code distlock.hold} appears with the first release, not the first acquisition.
+	 */
+	@Test
+	void theHoldTimerAppearsWithTheFirstRelease() {
+		this.contextRunner.run((context) -> {
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			LockService locks = context.getBean(LockService.class);
+			LockHandle handle = locks.lock("stock:fig", Duration.ZERO);
+			assertThat(meters.find("distlock.acquire").timers()).isNotEmpty();
+			assertThat(meters.find("distlock.hold.active").longTaskTimer().activeTasks()).isOne();
+			assertThat(meters.find("distlock.hold").timers()).isEmpty();
+			handle.close();
+			assertThat(timer(meters, "distlock.hold", "stock", "released").count()).isEqualTo(1);
+		});
+	}
+
 	@Test
 	void heldLostAndRenewalFailureMetersFollowTheLockService() {
 		this.contextRunner.run((context) -> {

@@ -24,12 +24,21 @@ import java.lang.annotation.Target;
  * {@code redis-cli}-style commands).
  * <p>
  * For example {@code @SpringBootTest} with {@code @LocalRedisServer}: the whole
- * application on a Redis of its own.
+ * application on a Redis of its own; {@code @LocalRedisServer(port = 16379)} when
+ * something outside the application (a client of your own, a tool) needs a known port.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 @Inherited
 public @interface LocalRedisServer {
+
+	/**
+	 * The port the server listens on, on the loopback interface: 0 (the default) for a
+	 * free one. Port 6379 is refused, so that a test never takes over a developer's own
+	 * Redis. Test classes with different ports get different application contexts.
+	 * @return the port, or 0 for a free one
+	 */
+	int port() default 0;
 
 }

@@ -24,6 +24,9 @@ import org.springframework.util.ClassUtils;
  */
 abstract class LocalRedisServerContextCustomizerFactorySupport implements ContextCustomizerFactory {
 
+	/** The port {@link LocalRedisServer#port()} refuses: a developer's own Redis. */
+	private static final int DEVELOPER_REDIS_PORT = 6379;
+
 	private final String connectionDetailsType;
 
 	private final String connectionDetailsModule;
@@ -42,29 +45,40 @@ abstract class LocalRedisServerContextCustomizerFactorySupport implements Contex
 	 * The bean definition of the line's {@code LocalRedisServerConnectionDetails}, which
 	 * starts the server. Called only once the line's connection details type is known to
 	 * be present.
+	 * @param port the port of the server, 0 for a free one
 	 * @return the bean definition
 	 */
-	abstract RootBeanDefinition connectionDetails();
+	abstract RootBeanDefinition connectionDetails(int port);
 
 	@Override
 	public @Nullable ContextCustomizer createContextCustomizer(Class<?> testClass,
 			List<ContextConfigurationAttributes> configAttributes) {
-		if (!TestContextAnnotationUtils.hasAnnotation(testClass, LocalRedisServer.class)) {
+		LocalRedisServer annotation = TestContextAnnotationUtils.findMergedAnnotation(testClass,
+				LocalRedisServer.class);
+		if (annotation == null) {
 			return null;
+		}
+		int port = annotation.port();
+		if (port < 0 || port > 65535 || port == DEVELOPER_REDIS_PORT) {
+			throw new IllegalStateException("@LocalRedisServer(port = " + port + ") on " + testClass.getName()
+					+ ": the port must be 0 (a free one) or 1..65535, but not 6379, a developer's own Redis");
 		}
 		if (!ClassUtils.isPresent(this.connectionDetailsType, testClass.getClassLoader())) {
 			throw new IllegalStateException("@LocalRedisServer on " + testClass.getName()
 					+ " needs Spring Boot's Redis support on the test class path (" + this.connectionDetailsType
 					+ ", in " + this.connectionDetailsModule + "; the distlock starter brings it)");
 		}
-		return new ConnectionDetailsRegistration(this::connectionDetails);
+		return new ConnectionDetailsRegistration(port, () -> connectionDetails(port));
 	}
 
 	private static final class ConnectionDetailsRegistration implements ContextCustomizer {
 
+		private final int port;
+
 		private final Supplier<RootBeanDefinition> definition;
 
-		private ConnectionDetailsRegistration(Supplier<RootBeanDefinition> definition) {
+		private ConnectionDetailsRegistration(int port, Supplier<RootBeanDefinition> definition) {
+			this.port = port;
 			this.definition = definition;
 		}
 
@@ -77,15 +91,18 @@ abstract class LocalRedisServerContextCustomizerFactorySupport implements Contex
 			registry.registerBeanDefinition("localRedisServerConnectionDetails", this.definition.get());
 		}
 
-		/** One server per context: the customizers of any two such tests are equal. */
+		/**
+		 * One server per context: the customizers of any two such tests with the same
+		 * port are equal.
+		 */
 		@Override
 		public boolean equals(@Nullable Object other) {
-			return other != null && other.getClass() == getClass();
+			return other instanceof ConnectionDetailsRegistration registration && registration.port == this.port;
 		}
 
 		@Override
 		public int hashCode() {
-			return getClass().hashCode();
+			return Integer.hashCode(this.port);
 		}
 
 	}

@@ -18,6 +18,15 @@ abstract class LocalRedisServerDetailsSupport implements DisposableBean {
 	}
 
 	/**
+	 * Starts the server of a {@link LocalRedisServer @LocalRedisServer}.
+	 * @param port the port, or 0 for a free one
+	 * @return the running server
+	 */
+	static RedisServer startServer(int port) {
+		return (port != 0) ? RedisServer.builder().port(port).start() : RedisServer.start();
+	}
+
+	/**
 	 * The server: its address, and commands to send it.
 	 * @return the server
 	 */

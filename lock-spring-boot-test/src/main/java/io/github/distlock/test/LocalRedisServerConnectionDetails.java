@@ -6,8 +6,8 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDeta
 
 /**
  * Spring Boot 4's Redis connection details of a
- * {@link LocalRedisServer @LocalRedisServer}: a standalone server on a free loopback
- * port, started with this bean and stopped with it.
+ * {@link LocalRedisServer @LocalRedisServer}: a standalone server on a loopback port (a
+ * free one unless the annotation names one), started with this bean and stopped with it.
  */
 public final class LocalRedisServerConnectionDetails extends LocalRedisServerDetailsSupport
 		implements DataRedisConnectionDetails {
@@ -16,8 +16,8 @@ public final class LocalRedisServerConnectionDetails extends LocalRedisServerDet
 		super(server);
 	}
 
-	static LocalRedisServerConnectionDetails start() {
-		return new LocalRedisServerConnectionDetails(RedisServer.start());
+	static LocalRedisServerConnectionDetails start(int port) {
+		return new LocalRedisServerConnectionDetails(startServer(port));
 	}
 
 	@Override

@@ -13,9 +13,9 @@ class LocalRedisServerContextCustomizerFactory extends LocalRedisServerContextCu
 	}
 
 	@Override
-	RootBeanDefinition connectionDetails() {
+	RootBeanDefinition connectionDetails(int port) {
 		return new RootBeanDefinition(LocalRedisServerConnectionDetails.class,
-				LocalRedisServerConnectionDetails::start);
+				() -> LocalRedisServerConnectionDetails.start(port));
 	}
 
 }

@@ -17,6 +17,12 @@ final class LineUnderTest {
 	/** Spring Boot's Redis connection details on this line. */
 	static final Class<?> REDIS_CONNECTION_DETAILS = RedisConnectionDetails.class;
 
+	/**
+	 * The port of {@code LocalRedisServerPortTests}' server: not a free one, so one of
+	 * its own per line, in case both kits' tests run at once.
+	 */
+	static final int LOCAL_REDIS_PORT = 26854;
+
 	private LineUnderTest() {
 	}
 

@@ -15,6 +15,7 @@ public class Inventory {
 		this.jdbc = jdbc;
 	}
 
+	// tag::inventory[]
 	public int amount(String sku) {
 		return this.jdbc.sql("SELECT amount FROM stock WHERE sku = ?").param(sku).query(Integer.class).single();
 	}
@@ -26,6 +27,7 @@ public class Inventory {
 	public void stock(String sku, int amount) {
 		this.jdbc.sql("MERGE INTO stock (sku, amount, fence) KEY (sku) VALUES (?, ?, 0)").params(sku, amount).update();
 	}
+	// end::inventory[]
 
 	// tag::save-fenced[]
 	/** Writes the amount only if no holder with a newer fencing token wrote since. */

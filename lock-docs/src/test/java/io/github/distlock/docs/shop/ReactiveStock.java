@@ -93,10 +93,12 @@ public class ReactiveStock {
 	}
 	// end::try-lock[]
 
+	// tag::restock-unlocked[]
 	private Mono<Void> restockUnlocked(String sku, int amount) {
 		return Mono.fromRunnable(() -> this.inventory.save(sku, this.inventory.amount(sku) + amount))
 			.subscribeOn(Schedulers.boundedElastic())
 			.then();
 	}
+	// end::restock-unlocked[]
 
 }

@@ -1,8 +1,10 @@
 package io.github.distlock.docs.shop;
 
 import io.github.distlock.LockNotAcquiredException;
+// tag::imports[]
 import io.github.distlock.test.AutoConfigureInMemoryLocks;
 import io.github.distlock.test.TestLocks;
+// end::imports[]
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
