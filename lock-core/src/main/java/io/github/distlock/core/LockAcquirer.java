@@ -135,7 +135,7 @@ final class LockAcquirer {
 					}
 					return granted;
 				}
-				if (queueing != null && !queueing.isSpent() && !interrupted && !this.stopped.getAsBoolean()) {
+				if (queueing != null && !interrupted && !this.stopped.getAsBoolean()) {
 					HeldLock byGrant = this.grants.heldByGrant(entry, waiter, queueing);
 					if (byGrant != null) {
 						return byGrant;

@@ -72,7 +72,8 @@ final class QueuedGrants {
 	 */
 	@Nullable HeldLock heldByGrant(LockEntry entry, Waiter waiter, QueuedAcquisition queueing) {
 		long fencingToken = waiter.takeAnnouncedGrant();
-		if (fencingToken == 0) {
+		if (fencingToken == 0 || queueing.isSpent()) {
+			// A grant to a spent token, announced late: the store no longer has it.
 			return null;
 		}
 		long lease = (waiter.fixedLeaseNanos > 0) ? waiter.fixedLeaseNanos : this.leaseNanos;

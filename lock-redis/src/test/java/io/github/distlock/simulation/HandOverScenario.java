@@ -67,7 +67,9 @@ public final class HandOverScenario {
 		LockEngine engine = new LockEngine(new SecondAttemptFails(memory, failing), Duration.ofSeconds(30),
 				new StandingRuntime());
 		Duration lease = Duration.ofSeconds(10);
-		Thread holder = new Thread(() -> engine.tryLock("x", Duration.ZERO, lease).ifPresent(LockHandle::close));
+		// Taken before the waiter exists: the model checker explores only the release
+		// racing the waiter, not the holder's own acquisition.
+		LockHandle held = engine.tryLock("x", Duration.ZERO, lease).orElseThrow();
 		Thread waiter = new Thread(() -> {
 			try {
 				engine.tryLock("x", Duration.ofSeconds(5), lease).ifPresent(LockHandle::close);
@@ -77,10 +79,9 @@ public final class HandOverScenario {
 			}
 		});
 		failing.set(waiter);
-		holder.start();
 		waiter.start();
+		held.close();
 		try {
-			holder.join();
 			waiter.join();
 		}
 		catch (InterruptedException ex) {
