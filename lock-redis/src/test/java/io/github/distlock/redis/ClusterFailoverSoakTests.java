@@ -3,12 +3,16 @@ package io.github.distlock.redis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
@@ -28,6 +32,7 @@ import io.github.distlock.testsupport.OverlapChecker;
 import io.github.distlock.testsupport.RedisCluster;
 import io.github.distlock.testsupport.RedisClusterExtension;
 import io.github.distlock.testsupport.RedisServer;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -103,7 +108,16 @@ class ClusterFailoverSoakTests {
 
 	private final AtomicInteger stuck = new AtomicInteger();
 
+	/** Holds whose fencing token could not be issued. */
+	private final AtomicInteger tokenFailures = new AtomicInteger();
+
+	/** The workers, which end only when told to. */
+	private final List<Future<?>> workers = new ArrayList<>();
+
 	private final AtomicLong longestReturnNanos = new AtomicLong();
+
+	/** The workers' {@code tryLock} calls under way, and when each began. */
+	private final Map<Thread, Long> calls = new ConcurrentHashMap<>();
 
 	/** Ids served by the master whose replication is frozen, while it is. */
 	private volatile Set<String> frozenIds = Set.of();
@@ -130,11 +144,10 @@ class ClusterFailoverSoakTests {
 		AtomicBoolean running = new AtomicBoolean(true);
 		int threads = 8;
 		ExecutorService pool = Executors.newFixedThreadPool(threads);
-		List<Future<?>> workers = new ArrayList<>();
 		for (int t = 0; t < threads; t++) {
 			LockEngine instance = instances.get(t % 2);
 			String client = "instance" + (t % 2) + "-t" + (t / 2);
-			workers.add(pool.submit(() -> {
+			this.workers.add(pool.submit(() -> {
 				while (running.get()) {
 					lockOnce(instance, client);
 				}
@@ -157,13 +170,13 @@ class ClusterFailoverSoakTests {
 			.collect(Collectors.toUnmodifiableSet());
 		cluster.loseUnreplicatedWrites(frozen, () -> {
 			this.frozenIds = idsOnFrozen;
-			await().atMost(Duration.ofSeconds(30)).until(() -> this.exposed.get() >= EXPOSED);
+			awaitWorkload("acquisitions of ids on the frozen master", () -> this.exposed.get() >= EXPOSED);
 			this.frozenIds = Set.of();
 		});
 		this.promoted.countDown();
 		awaitMoreAcquisitions(100);
 		running.set(false);
-		for (Future<?> worker : workers) {
+		for (Future<?> worker : this.workers) {
 			worker.get(1, TimeUnit.MINUTES);
 		}
 		pool.shutdown();
@@ -180,9 +193,9 @@ class ClusterFailoverSoakTests {
 				+ this.failedAtDeadline + " notReplicated=" + this.notReplicated + " earlyFailures="
 				+ this.earlyFailures + " exposedWhileFrozen=" + this.exposed + " reportedLost="
 				+ this.reportedLost.size() + " doubleOwnerships=" + overlaps.size() + " unreportedDoubleOwnerships="
-				+ unreported + " stuckWaiters=" + this.stuck + " longestReturnMs="
-				+ TimeUnit.NANOSECONDS.toMillis(this.longestReturnNanos.get()) + " releasesAudited="
-				+ stores.stream().mapToLong(ReleaseAuditingStore::audited).sum() + " unaudited="
+				+ unreported + " stuckWaiters=" + this.stuck + " tokenFailures=" + this.tokenFailures
+				+ " longestReturnMs=" + TimeUnit.NANOSECONDS.toMillis(this.longestReturnNanos.get())
+				+ " releasesAudited=" + stores.stream().mapToLong(ReleaseAuditingStore::audited).sum() + " unaudited="
 				+ stores.stream().mapToLong(ReleaseAuditingStore::unaudited).sum() + " refusedOnAnotherOwnersKey="
 				+ stores.stream().mapToLong(ReleaseAuditingStore::refusedOnAnotherOwnersKey).sum()
 				+ " touchedAnotherOwnersKey=" + touched);
@@ -201,6 +214,7 @@ class ClusterFailoverSoakTests {
 		String id = "soak:" + ThreadLocalRandom.current().nextInt(IDS);
 		long asked = System.nanoTime();
 		Optional<LockHandle> lock = Optional.empty();
+		this.calls.put(Thread.currentThread(), asked);
 		try {
 			lock = instance.tryLock(id, WAIT, null);
 		}
@@ -221,6 +235,9 @@ class ClusterFailoverSoakTests {
 		}
 		catch (RuntimeException ex) {
 			earlyFailure(ex);
+		}
+		finally {
+			this.calls.remove(Thread.currentThread());
 		}
 		long returned = System.nanoTime() - asked;
 		this.longestReturnNanos.accumulateAndGet(returned, Math::max);
@@ -243,13 +260,35 @@ class ClusterFailoverSoakTests {
 		else {
 			Thread.sleep(ThreadLocalRandom.current().nextInt(1, 20));
 		}
-		Hold hold = new Hold(client, id, lock.get().fencingToken(), start, System.nanoTime());
+		long fencingToken;
+		try {
+			fencingToken = lock.get().fencingToken();
+		}
+		catch (RuntimeException ex) {
+			// The store's failure while issuing the token (documented; e.g. during the
+			// failover): no hold to check. The lock is still released, and the worker
+			// goes
+			// on: a worker ended by it would hold its lock for good and acquire no more.
+			this.tokenFailures.incrementAndGet();
+			releaseQuietly(lock.get());
+			return;
+		}
+		Hold hold = new Hold(client, id, fencingToken, start, System.nanoTime());
 		this.holds.add(hold);
 		try {
 			lock.get().close();
 		}
 		catch (LockLostException ex) {
 			this.reportedLost.add(hold);
+		}
+	}
+
+	private static void releaseQuietly(LockHandle lock) {
+		try {
+			lock.close();
+		}
+		catch (LockLostException ex) {
+			// Its token was never read: nothing to check.
 		}
 	}
 
@@ -263,7 +302,70 @@ class ClusterFailoverSoakTests {
 	/** Lets the workload run on: until {@code more} further locks were acquired. */
 	private void awaitMoreAcquisitions(int more) {
 		int target = this.acquired.get() + more;
-		await().atMost(Duration.ofSeconds(30)).until(() -> this.acquired.get() >= target);
+		awaitWorkload(more + " more acquisitions", () -> this.acquired.get() >= target);
+	}
+
+	/**
+	 * Waits for an event of the workload at whatever rate the machine gives, failing at
+	 * once if the product stalls instead: a {@code tryLock} that has not returned within
+	 * its bound ({@link #RETURN_BOUND_NANOS}) or one that returned late. The outer bound
+	 * only ends a run whose workers stopped altogether; the failure then prints the
+	 * counters and the workers' stacks.
+	 */
+	private void awaitWorkload(String event, Callable<Boolean> happened) {
+		try {
+			await(event).atMost(Duration.ofMinutes(3))
+				.failFast("a tryLock outlived its bound",
+						() -> this.stuck.get() > 0 || oldestCallNanos() > RETURN_BOUND_NANOS)
+				.failFast("a worker ended", () -> this.workers.stream().anyMatch(Future::isDone))
+				.until(happened);
+		}
+		catch (ConditionTimeoutException ex) {
+			throw new AssertionError(event + " did not happen: " + counters() + workerStacks(), ex);
+		}
+		catch (RuntimeException ex) {
+			AssertionError failure = new AssertionError(
+					event + ": " + ex.getMessage() + "; " + counters() + workerStacks(), ex);
+			this.workers.stream().filter(Future::isDone).forEach((worker) -> failure.addSuppressed(endOf(worker)));
+			throw failure;
+		}
+	}
+
+	private static Throwable endOf(Future<?> worker) {
+		try {
+			worker.get();
+			return new IllegalStateException("a worker returned");
+		}
+		catch (ExecutionException ex) {
+			return ex.getCause();
+		}
+		catch (InterruptedException | CancellationException ex) {
+			return ex;
+		}
+	}
+
+	private long oldestCallNanos() {
+		long now = System.nanoTime();
+		return this.calls.values().stream().mapToLong((asked) -> now - asked).max().orElse(0);
+	}
+
+	private String counters() {
+		return "acquired=" + this.acquired + " exposed=" + this.exposed + " notAcquiredInWaitTime="
+				+ this.notAcquiredInWaitTime + " failedAtDeadline=" + this.failedAtDeadline + " notReplicated="
+				+ this.notReplicated + " earlyFailures=" + this.earlyFailures + " stuck=" + this.stuck
+				+ " tokenFailures=" + this.tokenFailures + " oldestCallMs="
+				+ TimeUnit.NANOSECONDS.toMillis(oldestCallNanos());
+	}
+
+	private String workerStacks() {
+		StringBuilder stacks = new StringBuilder();
+		this.calls.keySet().forEach((worker) -> {
+			stacks.append("\n").append(worker.getName());
+			for (StackTraceElement frame : worker.getStackTrace()) {
+				stacks.append("\n\tat ").append(frame);
+			}
+		});
+		return stacks.toString();
 	}
 
 	private ReleaseAuditingStore store(RedisLockSettings settings) {
