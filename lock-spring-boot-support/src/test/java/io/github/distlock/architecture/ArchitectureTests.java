@@ -135,9 +135,6 @@ class ArchitectureTests {
 	private static final Set<String> RUNTIME_CLASSES = Set.of(EngineRuntime.class.getName(), TaskPool.class.getName(),
 			ROOT + ".core.SystemRuntime", ROOT + ".core.SystemTaskPool", ROOT + ".core.OwnerTokens");
 
-	/** The only Boot class {@code lock-spring} uses: durations read as properties do. */
-	private static final String DURATION_STYLE = "org.springframework.boot.convert.DurationStyle";
-
 	private static final Map<String, Module> MODULE_OF = new HashMap<>();
 
 	private static final JavaClasses CLASSES = importModules();
@@ -300,7 +297,7 @@ class ArchitectureTests {
 					boolean forbidden = switch (module) {
 						case CORE -> spring;
 						case REDIS -> boot;
-						case SPRING -> boot && !target.equals(DURATION_STYLE);
+						case SPRING -> boot;
 						case BOOT_SUPPORT -> false;
 					};
 					if (forbidden) {

@@ -13,7 +13,6 @@ import io.github.distlock.OnLockFailure;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
-import org.springframework.boot.convert.DurationStyle;
 import org.springframework.context.annotation.AdviceMode;
 import org.springframework.context.EmbeddedValueResolverAware;
 import org.springframework.core.BridgeMethodResolver;
@@ -23,6 +22,7 @@ import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.expression.Expression;
+import org.springframework.format.datetime.standard.DurationFormatterUtils;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringValueResolver;
@@ -252,7 +252,7 @@ public class AnnotationLockOperationSource implements LockOperationSource, Embed
 		}
 		Duration duration;
 		try {
-			duration = DurationStyle.detectAndParse(resolved);
+			duration = DurationFormatterUtils.detectAndParse(resolved);
 		}
 		catch (IllegalArgumentException ex) {
 			throw invalid(method, attribute + " '" + value + "' is not a duration (use e.g. 500ms, 5s or PT5S)", ex);
