@@ -4,7 +4,7 @@ package io.github.distlock.core;
  * Told of every lock that the engine finds lost while its holder still works (renewal or
  * extend found it gone or owned by another): the engine's plain listener, with no
  * framework behind it. The Spring integration ({@code lock-spring}) publishes each loss
- * as an {@code io.github.distlock.LockLostEvent}; a plain-Java user sets one with
+ * as an {@code io.github.distlock.context.LockLostEvent}; a plain-Java user sets one with
  * {@link LockEngine#setLockLostListener(LockLostListener)}.
  * <p>
  * Called on a thread of the engine's own, one loss after the other in the order they were

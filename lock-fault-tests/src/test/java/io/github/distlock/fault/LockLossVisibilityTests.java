@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.github.distlock.LockHandle;
-import io.github.distlock.LockLostEvent;
+import io.github.distlock.context.LockLostEvent;
 import io.github.distlock.LockLostException;
 import io.github.distlock.core.HeldLockInfo;
 import io.github.distlock.redis.LockServiceProbe;

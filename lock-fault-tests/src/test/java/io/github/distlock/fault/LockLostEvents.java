@@ -7,7 +7,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-import io.github.distlock.LockLostEvent;
+import io.github.distlock.context.LockLostEvent;
 import io.github.distlock.redis.RedisLockService;
 
 /**

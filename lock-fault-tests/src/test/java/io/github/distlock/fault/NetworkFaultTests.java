@@ -5,7 +5,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import io.github.distlock.LockHandle;
-import io.github.distlock.LockLostEvent;
+import io.github.distlock.context.LockLostEvent;
 import io.github.distlock.LockLostException;
 import io.github.distlock.redis.LockServiceProbe;
 import io.github.distlock.redis.RedisLockService;

@@ -1,6 +1,6 @@
 package io.github.distlock.aspectj;
 
-import io.github.distlock.EnableDistributedLock;
+import io.github.distlock.config.EnableDistributedLock;
 import io.github.distlock.LockService;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.ClassOrderer;

@@ -9,14 +9,14 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
 
 /**
- * What the configurations of both {@link io.github.distlock.EnableDistributedLock advice
- * modes} share. Its presence tells the auto-configuration that the mode was chosen
+ * What the configurations of both {@link io.github.distlock.config.EnableDistributedLock
+ * advice modes} share. Its presence tells the auto-configuration that the mode was chosen
  * explicitly.
  * <p>
  * Subclasses define a {@link io.github.distlock.interceptor.LockOperationSource} for
  * their mode and what intercepts the calls; like this one, they should be imported
- * through {@link io.github.distlock.EnableDistributedLock @EnableDistributedLock}, not
- * directly.
+ * through {@link io.github.distlock.config.EnableDistributedLock @EnableDistributedLock},
+ * not directly.
  */
 @Configuration(proxyBeanMethods = false)
 @Role(BeanDefinition.ROLE_INFRASTRUCTURE)

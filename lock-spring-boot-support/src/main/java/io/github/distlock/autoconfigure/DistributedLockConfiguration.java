@@ -1,6 +1,6 @@
 package io.github.distlock.autoconfigure;
 
-import io.github.distlock.EnableDistributedLock;
+import io.github.distlock.config.EnableDistributedLock;
 import io.github.distlock.LockService;
 import io.github.distlock.autoconfigure.DistributedLockConfiguration.LockStoreAvailableCondition;
 import io.github.distlock.autoconfigure.DistributedLockProperties.Store;
@@ -46,7 +46,7 @@ public class DistributedLockConfiguration {
 
 	/**
 	 * The lock services in the context's lifecycle, their losses published as
-	 * {@link io.github.distlock.LockLostEvent}s.
+	 * {@link io.github.distlock.context.LockLostEvent}s.
 	 * @return the binding of every lock engine bean
 	 */
 	@Bean

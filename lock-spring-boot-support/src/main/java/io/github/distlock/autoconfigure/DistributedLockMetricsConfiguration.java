@@ -1,6 +1,6 @@
 package io.github.distlock.autoconfigure;
 
-import io.github.distlock.observation.LockMetrics;
+import io.github.distlock.metrics.LockMetrics;
 import io.github.distlock.core.LockInspection;
 import io.micrometer.core.instrument.MeterRegistry;
 

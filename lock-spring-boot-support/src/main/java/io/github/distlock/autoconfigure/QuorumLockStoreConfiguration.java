@@ -17,7 +17,6 @@ import io.github.distlock.core.LockEngine;
 import io.github.distlock.core.ReactiveLockEngine;
 import io.github.distlock.observation.LockAcquireObservationConvention;
 import io.github.distlock.observation.LockHoldObservationConvention;
-import io.github.distlock.redis.MaxmemoryPolicyCheck;
 import io.github.distlock.redis.QuorumLockStore;
 import io.github.distlock.support.BoundedClose;
 import io.github.distlock.support.DurationText;

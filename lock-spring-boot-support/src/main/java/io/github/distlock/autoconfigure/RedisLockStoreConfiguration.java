@@ -7,7 +7,6 @@ import io.github.distlock.autoconfigure.DistributedLockProperties.Replication;
 import io.github.distlock.autoconfigure.DistributedLockProperties.Store;
 import io.github.distlock.observation.LockAcquireObservationConvention;
 import io.github.distlock.observation.LockHoldObservationConvention;
-import io.github.distlock.redis.MaxmemoryPolicyCheck;
 import io.github.distlock.ReactiveLockService;
 import io.github.distlock.redis.RedisLockService;
 import io.github.distlock.redis.RedisReactiveLockService;

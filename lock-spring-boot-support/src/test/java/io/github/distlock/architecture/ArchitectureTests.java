@@ -25,8 +25,6 @@ import com.tngtech.archunit.lang.SimpleConditionEvent;
 import com.tngtech.archunit.library.Architectures.LayeredArchitecture;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
-import io.github.distlock.EnableDistributedLock;
-import io.github.distlock.LockLostEvent;
 import io.github.distlock.LockService;
 import io.github.distlock.autoconfigure.DistributedLockConfiguration;
 import io.github.distlock.autoconfigure.DistributedLockProperties;
@@ -35,8 +33,6 @@ import io.github.distlock.core.HeldLockInfo;
 import io.github.distlock.core.LockInspection;
 import io.github.distlock.core.TaskPool;
 import io.github.distlock.interceptor.DistributedLockInterceptor;
-import io.github.distlock.observation.LockMetrics;
-import io.github.distlock.redis.MaxmemoryPolicyCheck;
 import io.github.distlock.redis.RedisLockService;
 import io.github.distlock.redis.RedisReactiveLockService;
 import io.github.distlock.redis.RedisLockStore;
@@ -70,31 +66,15 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * Redis store    .redis                            API, Support, Runtime, Store
  * Redis service  .redis.RedisLockService,          the above: engine + Redis store
  *                .redis.RedisReactiveLockService
- * Spring         .interceptor, .web, .context,     API, Support, Observation, Engine
- *                LockLostEvent
- * Operations     .actuate, LockMetrics             API, Support, Engine (LockInspection only)
- * Boot wiring    .autoconfigure,                   everything
- *                EnableDistributedLock,
- *                MaxmemoryPolicyCheck
+ * Spring         .interceptor, .web, .context      API, Support, Observation, Engine
+ * Operations     .actuate, .metrics                API, Support, Engine (LockInspection only)
+ * Boot wiring    .autoconfigure, .config           everything
  * </pre>
  *
  * A layer is a set of classes, not always a package: public types keep their packages
  * across the module split (no user code changes), so a few live in a package of another
  * layer, in the jar of their own layer:
  * <ul>
- * <li>{@link EnableDistributedLock} sits in the root package for users, but imports the
- * Boot-conditioned interception configuration through its selector in
- * {@code .autoconfigure}, which names the annotation back (as {@code @EnableCaching} and
- * its {@code CachingConfigurationSelector} do, side by side in one Spring package): it is
- * Boot wiring ({@code lock-spring-boot-support}), and counted in the
- * {@code autoconfigure} slice.</li>
- * <li>{@link LockLostEvent}, a Spring event in the root package, is in
- * {@code lock-spring}: the engine tells a plain {@code LockLostListener}.</li>
- * <li>{@link LockMetrics} binds meters on {@link LockInspection}, which the engine
- * implements, while the engine uses the rest of {@code .observation}: it is an operator's
- * view like {@code .actuate} ({@code lock-spring}), and a slice of its own.</li>
- * <li>{@link MaxmemoryPolicyCheck} runs when a Boot application is ready: Boot wiring in
- * the {@code .redis} package.</li>
  * <li>{@link RedisLockService} is the engine over the Redis store, a composition above
  * both; the rest of {@code .redis} knows only the store SPI and the engine's
  * runtime.</li>
@@ -168,7 +148,7 @@ class ArchitectureTests {
 
 	@Test
 	void operatorsSeeTheEngineOnlyThroughLockInspection() {
-		noClasses().that(resideInAPackage(ROOT + ".actuate..").or(named(LockMetrics.class.getName())))
+		noClasses().that(resideInAnyPackage(ROOT + ".actuate..", ROOT + ".metrics.."))
 			.should()
 			.dependOnClassesThat(resideInAPackage(ROOT + ".core..")
 				.and(not(named(Set.of(LockInspection.class.getName(), HeldLockInfo.class.getName())))))
@@ -218,29 +198,26 @@ class ArchitectureTests {
 			.layer(SUPPORT)
 			.definedBy(resideInAPackage(ROOT + ".support.."))
 			.layer(API)
-			.definedBy(resideInAPackage(ROOT)
-				.and(not(named(Set.of(EnableDistributedLock.class.getName(), LockLostEvent.class.getName())))))
+			.definedBy(resideInAPackage(ROOT))
 			.layer(RUNTIME)
 			.definedBy(named(RUNTIME_CLASSES))
 			.layer(STORE)
 			.definedBy(resideInAPackage(ROOT + ".store.."))
 			.layer(OBSERVATION)
-			.definedBy(resideInAPackage(ROOT + ".observation..").and(not(named(LockMetrics.class.getName()))))
+			.definedBy(resideInAPackage(ROOT + ".observation.."))
 			.layer(ENGINE)
 			.definedBy(resideInAPackage(ROOT + ".core..").and(not(named(RUNTIME_CLASSES))))
 			.layer(REDIS_STORE)
-			.definedBy(resideInAPackage(ROOT + ".redis..").and(not(named(Set.of(RedisLockService.class.getName(),
-					RedisReactiveLockService.class.getName(), MaxmemoryPolicyCheck.class.getName())))))
+			.definedBy(resideInAPackage(ROOT + ".redis..")
+				.and(not(named(Set.of(RedisLockService.class.getName(), RedisReactiveLockService.class.getName())))))
 			.layer(REDIS_SERVICE)
 			.definedBy(named(Set.of(RedisLockService.class.getName(), RedisReactiveLockService.class.getName())))
 			.layer(SPRING)
-			.definedBy(resideInAnyPackage(ROOT + ".interceptor..", ROOT + ".web..", ROOT + ".context..")
-				.or(named(LockLostEvent.class.getName())))
+			.definedBy(resideInAnyPackage(ROOT + ".interceptor..", ROOT + ".web..", ROOT + ".context.."))
 			.layer(OPERATIONS)
-			.definedBy(resideInAPackage(ROOT + ".actuate..").or(named(LockMetrics.class.getName())))
+			.definedBy(resideInAnyPackage(ROOT + ".actuate..", ROOT + ".metrics.."))
 			.layer(BOOT)
-			.definedBy(resideInAPackage(ROOT + ".autoconfigure..")
-				.or(named(Set.of(EnableDistributedLock.class.getName(), MaxmemoryPolicyCheck.class.getName()))))
+			.definedBy(resideInAnyPackage(ROOT + ".autoconfigure..", ROOT + ".config.."))
 			.whereLayer(SUPPORT)
 			.mayNotAccessAnyLayer()
 			.whereLayer(API)
@@ -411,9 +388,7 @@ class ArchitectureTests {
 
 	/**
 	 * One slice per package under {@code io.github.distlock} (the root package is
-	 * {@code api}), but for the classes that belong to another layer than their
-	 * package's: {@link EnableDistributedLock} goes with its selector's
-	 * {@code autoconfigure}, {@link LockMetrics} is a slice of its own.
+	 * {@code api}).
 	 */
 	private static final class PackageSlices implements SliceAssignment {
 
@@ -423,19 +398,13 @@ class ArchitectureTests {
 			if (!type.getPackageName().startsWith(ROOT)) {
 				return SliceIdentifier.ignore();
 			}
-			if (name.equals(EnableDistributedLock.class.getName())) {
-				return SliceIdentifier.of("autoconfigure");
-			}
-			if (name.equals(LockMetrics.class.getName())) {
-				return SliceIdentifier.of("observation.LockMetrics");
-			}
 			String rest = type.getPackageName().substring(ROOT.length());
 			return SliceIdentifier.of(rest.isEmpty() ? "api" : rest.substring(1).split("\\.")[0]);
 		}
 
 		@Override
 		public String getDescription() {
-			return "packages of io.github.distlock (EnableDistributedLock with autoconfigure, LockMetrics apart)";
+			return "packages of io.github.distlock";
 		}
 
 	}

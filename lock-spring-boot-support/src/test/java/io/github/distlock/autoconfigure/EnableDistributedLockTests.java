@@ -1,7 +1,7 @@
 package io.github.distlock.autoconfigure;
 
 import io.github.distlock.DistributedLock;
-import io.github.distlock.EnableDistributedLock;
+import io.github.distlock.config.EnableDistributedLock;
 import io.github.distlock.LockService;
 import io.github.distlock.interceptor.DistributedLockAdvisor;
 import io.github.distlock.interceptor.DistributedLockInterceptor;

@@ -9,7 +9,6 @@ import io.github.distlock.LockHandle;
 import io.github.distlock.LockService;
 import io.github.distlock.actuate.DistributedLockHealthIndicator;
 import io.github.distlock.core.LockEngine;
-import io.github.distlock.redis.MaxmemoryPolicyCheck;
 import io.github.distlock.redis.QuorumLockStore;
 import io.github.distlock.redis.RedisLockService;
 import io.github.distlock.testsupport.RedisServer;

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
 
+import io.github.distlock.autoconfigure.MaxmemoryPolicyCheck;
 import io.github.distlock.LockHandle;
 import io.github.distlock.actuate.LockHealth;
 import io.github.distlock.actuate.LocksEndpoint;

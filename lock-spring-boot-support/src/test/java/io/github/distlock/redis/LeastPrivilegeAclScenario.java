@@ -8,6 +8,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import io.github.distlock.autoconfigure.MaxmemoryPolicyCheck;
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockService;
 import io.github.distlock.actuate.DistributedLockHealthIndicator;

@@ -18,7 +18,7 @@ import io.github.distlock.OnLockFailure;
 import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import io.github.distlock.autoconfigure.DistributedLockMetricsAutoConfiguration;
 import io.github.distlock.core.EngineProbe;
-import io.github.distlock.observation.LockMetrics;
+import io.github.distlock.metrics.LockMetrics;
 import io.github.distlock.store.Acquired;
 import io.github.distlock.store.ExtendReply;
 import io.github.distlock.store.Extended;

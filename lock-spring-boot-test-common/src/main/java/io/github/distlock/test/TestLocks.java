@@ -105,9 +105,9 @@ public final class TestLocks {
 	/**
 	 * Runs the watchdog now, on this thread: every auto-renewed lock of the application
 	 * is renewed from the test clock's present, and one found gone is lost as in
-	 * production (the {@link io.github.distlock.LockLostEvent} is published on the
-	 * engine's event thread, so a test waits for its listener with a bound). Fixed leases
-	 * are never renewed.
+	 * production (the {@link io.github.distlock.context.LockLostEvent} is published on
+	 * the engine's event thread, so a test waits for its listener with a bound). Fixed
+	 * leases are never renewed.
 	 */
 	public void renewNow() {
 		for (LockEngine engine : this.engines) {
@@ -165,10 +165,10 @@ public final class TestLocks {
 	/**
 	 * Ends the application's hold of {@code lockId} in the store, as if its lease had run
 	 * out there, and runs the watchdog now: an auto-renewed holder is lost at once
-	 * ({@link io.github.distlock.LockLostEvent} published; {@code isHeld()} false;
-	 * {@link io.github.distlock.LockLostException} when it closes the lock); a holder of
-	 * a fixed lease finds out at its release, which throws {@code LockLostException}.
-	 * Another caller may take the lock meanwhile.
+	 * ({@link io.github.distlock.context.LockLostEvent} published; {@code isHeld()}
+	 * false; {@link io.github.distlock.LockLostException} when it closes the lock); a
+	 * holder of a fixed lease finds out at its release, which throws
+	 * {@code LockLostException}. Another caller may take the lock meanwhile.
 	 * @param lockId the lock id the application holds
 	 * @throws IllegalStateException if the application does not hold it
 	 */

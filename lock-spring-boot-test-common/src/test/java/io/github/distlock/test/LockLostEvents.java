@@ -3,7 +3,7 @@ package io.github.distlock.test;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.github.distlock.LockLostEvent;
+import io.github.distlock.context.LockLostEvent;
 
 import org.springframework.context.event.EventListener;
 

@@ -3,7 +3,6 @@ package io.github.distlock.context;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.github.distlock.LockLostEvent;
 import io.github.distlock.core.LockEngine;
 import io.github.distlock.core.ManagedLockService;
 import org.jspecify.annotations.Nullable;

@@ -1,6 +1,6 @@
 package io.github.distlock.docs.aspectj;
 
-import io.github.distlock.EnableDistributedLock;
+import io.github.distlock.config.EnableDistributedLock;
 
 import org.springframework.context.annotation.AdviceMode;
 import org.springframework.context.annotation.Configuration;

@@ -3,7 +3,7 @@ package io.github.distlock.docs.shop;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.github.distlock.LockLostEvent;
+import io.github.distlock.context.LockLostEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

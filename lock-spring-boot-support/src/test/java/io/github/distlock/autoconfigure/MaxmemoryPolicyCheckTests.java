@@ -1,4 +1,4 @@
-package io.github.distlock.redis;
+package io.github.distlock.autoconfigure;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;

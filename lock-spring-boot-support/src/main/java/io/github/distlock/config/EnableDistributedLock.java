@@ -1,12 +1,10 @@
-package io.github.distlock;
+package io.github.distlock.config;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
-
-import io.github.distlock.autoconfigure.DistributedLockConfigurationSelector;
 
 import org.springframework.context.annotation.AdviceMode;
 import org.springframework.context.annotation.Import;

@@ -1,6 +1,4 @@
-package io.github.distlock.autoconfigure;
-
-import io.github.distlock.EnableDistributedLock;
+package io.github.distlock.config;
 
 import org.springframework.context.annotation.AdviceMode;
 import org.springframework.context.annotation.AdviceModeImportSelector;
@@ -12,6 +10,12 @@ import org.springframework.util.ClassUtils;
  * {@code lock-spring-aspects} for {@code ASPECTJ}.
  */
 public final class DistributedLockConfigurationSelector extends AdviceModeImportSelector<EnableDistributedLock> {
+
+	/**
+	 * The configuration of the proxy mode, by name: this package is the one users import,
+	 * and it depends on no other package of distlock (the configuration depends on it).
+	 */
+	public static final String PROXY_CONFIGURATION_CLASS_NAME = "io.github.distlock.autoconfigure.DistributedLockInterceptionConfiguration";
 
 	/** The configuration of the AspectJ mode, in {@code lock-spring-aspects}. */
 	public static final String ASPECTJ_CONFIGURATION_CLASS_NAME = "io.github.distlock.aspectj.AspectJDistributedLockConfiguration";
@@ -27,7 +31,7 @@ public final class DistributedLockConfigurationSelector extends AdviceModeImport
 			}
 			return new String[] { ASPECTJ_CONFIGURATION_CLASS_NAME };
 		}
-		return new String[] { DistributedLockInterceptionConfiguration.class.getName() };
+		return new String[] { PROXY_CONFIGURATION_CLASS_NAME };
 	}
 
 }

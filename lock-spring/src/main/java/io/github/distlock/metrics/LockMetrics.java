@@ -1,4 +1,4 @@
-package io.github.distlock.observation;
+package io.github.distlock.metrics;
 
 import io.github.distlock.core.LockInspection;
 import io.micrometer.core.instrument.FunctionCounter;

@@ -1,4 +1,4 @@
-package io.github.distlock;
+package io.github.distlock.context;
 
 import org.springframework.context.ApplicationEvent;
 

@@ -1,4 +1,4 @@
-package io.github.distlock.redis;
+package io.github.distlock.autoconfigure;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
