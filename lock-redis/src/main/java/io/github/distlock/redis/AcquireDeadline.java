@@ -31,33 +31,49 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * longer than the retention minus that error is answered "expired in transit", an unknown
  * outcome, and tried again.
  * <p>
- * Measured once per store, lazily, on the first acquire (on the connection the store's
- * template uses; on a Redis Cluster, on any node: its nodes' clocks are taken to agree),
- * and again after every "expired in transit" reply: a failover, or an underestimate made
- * during a long pause, is corrected by the next attempt. Nothing on the hot path but a
- * volatile read.
+ * Measured per store (not per node: the simplest choice), lazily, on the first acquire
+ * (on the connection the store's template uses; on a Redis Cluster, on any node: its
+ * nodes' clocks are taken to agree; each node of a quorum is a store of its own), again
+ * after every "expired in transit" reply (an underestimate made during a long pause, or a
+ * server whose clock is ahead, is corrected by the next attempt), and again when the last
+ * measurement is {@value #REFRESH_SECONDS} s old, so that a server whose clock went
+ * behind the one measured (a step back, a failover) opens a window past the receipt's
+ * life for at most that long. Nothing on the hot path but a volatile read, and one round
+ * trip per {@value #REFRESH_SECONDS} s of acquiring.
  */
 final class AcquireDeadline {
 
-	private static final long NOT_MEASURED = Long.MIN_VALUE;
-
 	private static final long NANOS_PER_MILLI = 1_000_000;
+
+	/** How old a measurement may get before the next acquire measures again. */
+	static final long REFRESH_SECONDS = 10;
 
 	/** Reads the server's clock, in ms (blocking). */
 	private final LongSupplier serverMillis;
 
 	private final long retentionMillis;
 
-	/** Server ms minus local ms, a lower bound; {@link #NOT_MEASURED} until measured. */
-	private volatile long offsetMillis = NOT_MEASURED;
+	private final long refreshNanos;
+
+	/** The last measurement, {@code null} until measured or after an expired reply. */
+	private volatile @Nullable Offset offset;
 
 	/**
 	 * @param serverMillis reads the server's clock in ms, blocking
 	 * @param retentionMillis the life of a release receipt
 	 */
 	AcquireDeadline(LongSupplier serverMillis, long retentionMillis) {
+		this(serverMillis, retentionMillis, TimeUnit.SECONDS.toNanos(REFRESH_SECONDS));
+	}
+
+	/**
+	 * @param refreshNanos how old a measurement may get before the next acquire measures
+	 * again
+	 */
+	AcquireDeadline(LongSupplier serverMillis, long retentionMillis, long refreshNanos) {
 		this.serverMillis = serverMillis;
 		this.retentionMillis = retentionMillis;
+		this.refreshNanos = refreshNanos;
 	}
 
 	/** The deadline of the acquires on the Redis of {@code redis}. */
@@ -83,29 +99,34 @@ final class AcquireDeadline {
 	 * @throws org.springframework.dao.DataAccessException when the measurement fails
 	 */
 	String notAfter() {
-		long offset = this.offsetMillis;
-		if (offset == NOT_MEASURED) {
-			offset = measure();
+		String notAfter = notAfterIfMeasured();
+		if (notAfter != null) {
+			return notAfter;
 		}
-		return Long.toString(Math.floorDiv(System.nanoTime(), NANOS_PER_MILLI) + offset + this.retentionMillis);
+		long offsetMillis = measure();
+		return Long.toString(Math.floorDiv(System.nanoTime(), NANOS_PER_MILLI) + offsetMillis + this.retentionMillis);
 	}
 
 	/**
-	 * {@link #notAfter()} if it needs no round trip, else {@code null}.
+	 * {@link #notAfter()} if it needs no round trip (measured, not too long ago), else
+	 * {@code null}.
 	 */
 	@Nullable String notAfterIfMeasured() {
-		long offset = this.offsetMillis;
-		return (offset != NOT_MEASURED)
-				? Long.toString(Math.floorDiv(System.nanoTime(), NANOS_PER_MILLI) + offset + this.retentionMillis)
-				: null;
+		Offset last = this.offset;
+		long now = System.nanoTime();
+		if (last == null || now - last.measuredAtNanos() > this.refreshNanos) {
+			return null;
+		}
+		return Long.toString(Math.floorDiv(now, NANOS_PER_MILLI) + last.millis() + this.retentionMillis);
 	}
 
 	private long measure() {
 		long server = this.serverMillis.getAsLong();
+		long now = System.nanoTime();
 		// Rounded so that it underestimates: server ms rounded down, local ms up.
-		long offset = server + Math.floorDiv(-System.nanoTime(), NANOS_PER_MILLI);
-		this.offsetMillis = offset;
-		return offset;
+		long offsetMillis = server + Math.floorDiv(-now, NANOS_PER_MILLI);
+		this.offset = new Offset(offsetMillis, now);
+		return offsetMillis;
 	}
 
 	/**
@@ -113,7 +134,15 @@ final class AcquireDeadline {
 	 * next one, in case it was underestimated or the server (its clock) changed.
 	 */
 	void expiredInTransit() {
-		this.offsetMillis = NOT_MEASURED;
+		this.offset = null;
+	}
+
+	/**
+	 * @param millis server ms minus local ms, a lower bound
+	 * @param measuredAtNanos when it was measured ({@link System#nanoTime()})
+	 */
+	private record Offset(long millis, long measuredAtNanos) {
+
 	}
 
 }

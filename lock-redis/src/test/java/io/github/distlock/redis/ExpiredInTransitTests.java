@@ -1,6 +1,7 @@
 package io.github.distlock.redis;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 import io.github.distlock.store.Acquired;
@@ -88,6 +89,35 @@ class ExpiredInTransitTests {
 		// A 2 s command timeout: receipts live 4 s. The offset is underestimated by a
 		// round trip at most.
 		assertThat(notAfter - server).isBetween(3_000L, 5_000L);
+	}
+
+	@Test
+	void theServerClockIsMeasuredOnceUntilAnExpiredReplyOrUntilTheMeasurementIsOld() {
+		AtomicInteger measured = new AtomicInteger();
+		AcquireDeadline deadline = new AcquireDeadline(() -> {
+			measured.incrementAndGet();
+			return 1_000_000;
+		}, 2_000);
+		assertThat(deadline.notAfterIfMeasured()).as("not measured yet").isNull();
+		long first = Long.parseLong(deadline.notAfter());
+		deadline.notAfter();
+		assertThat(deadline.notAfterIfMeasured()).isNotNull();
+		assertThat(measured).hasValue(1);
+		// The server said 1,000,000 ms before the reply arrived: a lower bound.
+		assertThat(first).isBetween(1_000_000L + 2_000 - 1, 1_000_000L + 2_000 + 1_000);
+		deadline.expiredInTransit();
+		assertThat(deadline.notAfterIfMeasured()).isNull();
+		deadline.notAfter();
+		assertThat(measured).hasValue(2);
+
+		AcquireDeadline refreshed = new AcquireDeadline(() -> {
+			measured.incrementAndGet();
+			return 1_000_000;
+		}, 2_000, -1);
+		refreshed.notAfter();
+		refreshed.notAfter();
+		assertThat(refreshed.notAfterIfMeasured()).as("too old at once").isNull();
+		assertThat(measured).hasValue(4);
 	}
 
 	private void assertExpiredInTransit(Function<String, RedisLockCommands.ScriptCall> call) {
