@@ -36,7 +36,15 @@ import org.springframework.data.redis.core.script.RedisScript;
  * copy of an acquire of an owner the receipt lists (else it would take a free lock, or
  * queue, for an owner nobody waits as: a ghost lock). Both are recognised unless
  * {@value #ENDED_OWNERS} other owners of the same lock ended between the first run and
- * the late one, or the receipt expired.
+ * the late one. The receipt expires, but no acquire outlives it: every acquire script
+ * carries {@code notAfter}, the last server time in ms at which it may change anything
+ * (see {@link AcquireDeadline}), and a copy applied later changes nothing and answers
+ * {@link #EXPIRED_IN_TRANSIT} ({@link #refuseLate}). The client sets {@code notAfter} to
+ * its send time on the server's clock (underestimated) plus the receipt retention, and
+ * every clean-up is sent after the acquire it cleans up after, so its receipt lives at
+ * least until {@code notAfter}: a copy is refused by the receipt before, by the time
+ * check after, whatever its delay. This assumes that the server's clock does not step
+ * back by more than the receipt retention while a copy is in flight.
  * <p>
  * Releases and hand-overs of a contended lock grant it to the head of its queue when one
  * is waiting: see {@link QueueScripts}.
@@ -111,6 +119,28 @@ final class LockScripts {
 	}
 
 	/**
+	 * The reply of an acquire applied after its {@code notAfter} ("expired in transit"):
+	 * it changed nothing, and the client counts it as an unknown outcome, as a timeout.
+	 * Below {@code -1 - remaining ms} of any lease a lock can have (285,000 years).
+	 */
+	static final long EXPIRED_IN_TRANSIT = -(1L << 53);
+
+	/**
+	 * Refuses a late acquire: changes nothing and answers {@link #EXPIRED_IN_TRANSIT}
+	 * when the server's time in ms is past ARGV[{@code notAfter}] (see
+	 * {@link AcquireDeadline}). First in every acquire script, before anything is read or
+	 * written.
+	 */
+	static String refuseLate(int notAfter) {
+		return """
+				local arrived = redis.call('time')
+				if tonumber(arrived[1]) * 1000 + math.floor(tonumber(arrived[2]) / 1000) > tonumber(ARGV[%d]) then
+				  return %d
+				end
+				""".formatted(notAfter, EXPIRED_IN_TRANSIT);
+	}
+
+	/**
 	 * Sets KEYS[2] to the next fencing token, kept for ARGV[3] ms, and leaves it in local
 	 * {@code token}.
 	 */
@@ -151,11 +181,13 @@ final class LockScripts {
 
 	/**
 	 * KEYS: lock, fence, receipt. ARGV: owner, lease ms, fence retention ms, "1" to issue
-	 * the token of a fresh acquisition now. Returns the fencing token (&gt; 0) when
-	 * acquired (0 for a fresh acquisition whose token is issued on read); otherwise
-	 * {@code -1 - remaining ms} of the current holder's lease, after flagging the lock as
-	 * contended. An owner whose part in the lock ended (a late copy) is refused and
-	 * changes nothing.
+	 * the token of a fresh acquisition now, {@code notAfter} (server time in ms, see
+	 * {@link #refuseLate}). Returns the fencing token (&gt; 0) when acquired (0 for a
+	 * fresh acquisition whose token is issued on read); otherwise {@code -1 - remaining
+	 * ms} of the current holder's lease, after flagging the lock as contended. An owner
+	 * whose part in the lock ended (a late copy) is refused and changes nothing; an
+	 * acquire applied after {@code notAfter} changes nothing and answers
+	 * {@link #EXPIRED_IN_TRANSIT}.
 	 * <p>
 	 * Finding our own token means the lock was granted to this acquisition (whose owner
 	 * token is the same for all its attempts, see {@link QueueScripts#ACQUIRE_QUEUED}),
@@ -168,22 +200,23 @@ final class LockScripts {
 	 * 2.7 s lease cut back to the 720 ms asked for. Lettuce keeps the order on a
 	 * connection; the replica-acknowledged store's pooled connections do not.)
 	 */
-	static final RedisScript<Long> ACQUIRE = RedisScript.of(OWNS + RECEIPT + refuseEnded("KEYS[3]") + """
-			if redis.call('set', KEYS[1], ARGV[1], 'nx', 'px', ARGV[2]) then
-			""" + tokenOnReadUnless(4) + NEXT_FENCING_TOKEN + """
-			  return token
-			end
-			local current = redis.call('get', KEYS[1])
-			if owns(current, ARGV[1]) then
-			  if redis.call('pttl', KEYS[1]) < tonumber(ARGV[2]) then redis.call('pexpire', KEYS[1], ARGV[2]) end
-			""" + NEXT_FENCING_TOKEN + """
-			  return token
-			end
-			if current and string.sub(current, -1) ~= '+' then redis.call('append', KEYS[1], '+') end
-			local ttl = redis.call('pttl', KEYS[1])
-			if ttl < 0 then ttl = tonumber(ARGV[2]) end
-			return -1 - ttl
-			""", Long.class);
+	static final RedisScript<Long> ACQUIRE = RedisScript
+		.of(OWNS + RECEIPT + refuseLate(5) + refuseEnded("KEYS[3]") + """
+				if redis.call('set', KEYS[1], ARGV[1], 'nx', 'px', ARGV[2]) then
+				""" + tokenOnReadUnless(4) + NEXT_FENCING_TOKEN + """
+				  return token
+				end
+				local current = redis.call('get', KEYS[1])
+				if owns(current, ARGV[1]) then
+				  if redis.call('pttl', KEYS[1]) < tonumber(ARGV[2]) then redis.call('pexpire', KEYS[1], ARGV[2]) end
+				""" + NEXT_FENCING_TOKEN + """
+				  return token
+				end
+				if current and string.sub(current, -1) ~= '+' then redis.call('append', KEYS[1], '+') end
+				local ttl = redis.call('pttl', KEYS[1])
+				if ttl < 0 then ttl = tonumber(ARGV[2]) end
+				return -1 - ttl
+				""", Long.class);
 
 	/**
 	 * Frees KEYS[1] and notes the end of owner ARGV[1] in the receipt KEYS[receipt] for

@@ -118,54 +118,58 @@ final class QueueScripts {
 	/**
 	 * KEYS: lock, fence, queue, waiting, receipt. ARGV: owner, lease ms, fence retention
 	 * ms, wait ms (&gt; 0), "1" to issue the token of a fresh acquisition now (else it
-	 * answers 0: issued on read). {@link LockScripts#ACQUIRE} for the local head waiter
-	 * of an instance that waits on (default, unfair mode): a free lock is taken at once
-	 * whoever is queued (its queue entry of an earlier attempt, if any, withdrawn, and
-	 * the lock flagged contended while others are queued, so that its release grants it
-	 * on), a lock granted to the owner is claimed as {@link LockScripts#ACQUIRE} claims
-	 * it; a lock held by another owner is flagged contended and the owner queued at the
-	 * end of the fair queue for ARGV[4] ms (keeping its place if it is queued), so that
-	 * the holder's release grants it the lock, with the lease asked for. An owner whose
-	 * part in the lock ended (a late copy) is refused and changes nothing. Returns as
-	 * {@link LockScripts#ACQUIRE} does.
+	 * answers 0: issued on read), {@code notAfter} (see {@link LockScripts#refuseLate}).
+	 * {@link LockScripts#ACQUIRE} for the local head waiter of an instance that waits on
+	 * (default, unfair mode): a free lock is taken at once whoever is queued (its queue
+	 * entry of an earlier attempt, if any, withdrawn, and the lock flagged contended
+	 * while others are queued, so that its release grants it on), a lock granted to the
+	 * owner is claimed as {@link LockScripts#ACQUIRE} claims it; a lock held by another
+	 * owner is flagged contended and the owner queued at the end of the fair queue for
+	 * ARGV[4] ms (keeping its place if it is queued), so that the holder's release grants
+	 * it the lock, with the lease asked for. An owner whose part in the lock ended (a
+	 * late copy) is refused and changes nothing. Returns as {@link LockScripts#ACQUIRE}
+	 * does ({@link LockScripts#EXPIRED_IN_TRANSIT} too).
 	 */
-	static final RedisScript<Long> ACQUIRE_QUEUED = RedisScript
-		.of(LockScripts.OWNS + LockScripts.RECEIPT + LockScripts.refuseEnded("KEYS[5]") + """
-				local function now_ms()
-				  local t = redis.call('time')
-				  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-				end
-				local function deadline_of(entry)
-				  if not entry then return nil end
-				  return tonumber(string.match(entry, '^[^:]*'))
-				end
-				if redis.call('set', KEYS[1], ARGV[1], 'nx', 'px', ARGV[2]) then
-				  redis.call('hdel', KEYS[4], ARGV[1])
-				  if redis.call('exists', KEYS[3]) == 1 then redis.call('append', KEYS[1], '+') end
-				""" + LockScripts.tokenOnReadUnless(5) + LockScripts.NEXT_FENCING_TOKEN + """
-				  return token
-				end
-				local current = redis.call('get', KEYS[1])
-				if owns(current, ARGV[1]) then
-				  if redis.call('pttl', KEYS[1]) < tonumber(ARGV[2]) then redis.call('pexpire', KEYS[1], ARGV[2]) end
-				  redis.call('hdel', KEYS[4], ARGV[1])
-				""" + LockScripts.NEXT_FENCING_TOKEN + """
-				  return token
-				end
-				local wait = tonumber(ARGV[4])
-				""" + ENQUEUE_OWNER + REFUSE, Long.class);
+	static final RedisScript<Long> ACQUIRE_QUEUED = RedisScript.of(LockScripts.OWNS + LockScripts.RECEIPT
+			+ LockScripts.refuseLate(6) + LockScripts.refuseEnded("KEYS[5]") + """
+					local function now_ms()
+					  local t = redis.call('time')
+					  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+					end
+					local function deadline_of(entry)
+					  if not entry then return nil end
+					  return tonumber(string.match(entry, '^[^:]*'))
+					end
+					if redis.call('set', KEYS[1], ARGV[1], 'nx', 'px', ARGV[2]) then
+					  redis.call('hdel', KEYS[4], ARGV[1])
+					  if redis.call('exists', KEYS[3]) == 1 then redis.call('append', KEYS[1], '+') end
+					""" + LockScripts.tokenOnReadUnless(5) + LockScripts.NEXT_FENCING_TOKEN
+			+ """
+					  return token
+					end
+					local current = redis.call('get', KEYS[1])
+					if owns(current, ARGV[1]) then
+					  if redis.call('pttl', KEYS[1]) < tonumber(ARGV[2]) then redis.call('pexpire', KEYS[1], ARGV[2]) end
+					  redis.call('hdel', KEYS[4], ARGV[1])
+					"""
+			+ LockScripts.NEXT_FENCING_TOKEN + """
+					  return token
+					end
+					local wait = tonumber(ARGV[4])
+					""" + ENQUEUE_OWNER + REFUSE, Long.class);
 
 	/**
 	 * KEYS: lock, fence, queue, waiting, receipt. ARGV: owner, lease ms, fence retention
-	 * ms, wait ms (life of the queue entry, 0 for none), grant lease ms, release channel.
-	 * Acquires the lock first come, first served: returns a fencing token (&gt; 0) when
-	 * the lock was granted to the owner (its lease is reset to ARGV[2]; also a replay),
-	 * or when it is free and the owner is the live head of the queue or nobody is queued.
-	 * Otherwise queues the owner (keeping its place if it is queued) with the lease it
-	 * asks for, flags the lock contended and returns {@code -1 - remaining ms} of the
-	 * holder's lease; a free lock with a live head that is somebody else is granted to
-	 * that head first. An owner whose part in the lock ended (a late copy) is refused and
-	 * changes nothing.
+	 * ms, wait ms (life of the queue entry, 0 for none), grant lease ms, release channel,
+	 * {@code notAfter} (see {@link LockScripts#refuseLate}). Acquires the lock first
+	 * come, first served: returns a fencing token (&gt; 0) when the lock was granted to
+	 * the owner (its lease is reset to ARGV[2]; also a replay), or when it is free and
+	 * the owner is the live head of the queue or nobody is queued. Otherwise queues the
+	 * owner (keeping its place if it is queued) with the lease it asks for, flags the
+	 * lock contended and returns {@code -1 - remaining ms} of the holder's lease; a free
+	 * lock with a live head that is somebody else is granted to that head first. An owner
+	 * whose part in the lock ended (a late copy) is refused and changes nothing, as does
+	 * an attempt applied after {@code notAfter} ({@link LockScripts#EXPIRED_IN_TRANSIT}).
 	 */
 	static final RedisScript<Long> ACQUIRE_FAIR = acquireFair(false);
 
@@ -175,37 +179,37 @@ final class QueueScripts {
 	static final RedisScript<Long> ACQUIRE_FAIR_SHARDED = acquireFair(true);
 
 	private static RedisScript<Long> acquireFair(boolean sharded) {
-		return RedisScript
-			.of(LockScripts.OWNS + LockScripts.RECEIPT + LockScripts.refuseEnded("KEYS[5]") + functions(sharded)
-					+ """
-							local current = redis.call('get', KEYS[1])
-							if owns(current, ARGV[1]) then
-							  if redis.call('pttl', KEYS[1]) < tonumber(ARGV[2]) then redis.call('pexpire', KEYS[1], ARGV[2]) end
-							  redis.call('hdel', KEYS[4], ARGV[1])
-							"""
-					+ LockScripts.NEXT_FENCING_TOKEN + """
-							  return token
-							end
-							if not current then
-							  local head, entry = live_head(KEYS[3], KEYS[4])
-							  if not head or head == ARGV[1] then
-							    if head then
-							      redis.call('lpop', KEYS[3])
-							      redis.call('hdel', KEYS[4], head)
-							    end
-							    local more = live_head(KEYS[3], KEYS[4]) ~= nil
-							    redis.call('set', KEYS[1], more and (ARGV[1] .. '+') or ARGV[1], 'px', ARGV[2])
-							""" + LockScripts.NEXT_FENCING_TOKEN + """
-							    return token
-							  end
-							  grant(KEYS[1], KEYS[3], KEYS[4], head, entry, ARGV[5], ARGV[6], KEYS[2], ARGV[3])
-							end
-							local wait = tonumber(ARGV[4])
-							if wait > 0 then
-							""" + ENQUEUE_OWNER + """
-							end
-							current = redis.call('get', KEYS[1])
-							""" + REFUSE, Long.class);
+		return RedisScript.of(LockScripts.OWNS + LockScripts.RECEIPT + LockScripts.refuseLate(7)
+				+ LockScripts.refuseEnded("KEYS[5]") + functions(sharded)
+				+ """
+						local current = redis.call('get', KEYS[1])
+						if owns(current, ARGV[1]) then
+						  if redis.call('pttl', KEYS[1]) < tonumber(ARGV[2]) then redis.call('pexpire', KEYS[1], ARGV[2]) end
+						  redis.call('hdel', KEYS[4], ARGV[1])
+						"""
+				+ LockScripts.NEXT_FENCING_TOKEN + """
+						  return token
+						end
+						if not current then
+						  local head, entry = live_head(KEYS[3], KEYS[4])
+						  if not head or head == ARGV[1] then
+						    if head then
+						      redis.call('lpop', KEYS[3])
+						      redis.call('hdel', KEYS[4], head)
+						    end
+						    local more = live_head(KEYS[3], KEYS[4]) ~= nil
+						    redis.call('set', KEYS[1], more and (ARGV[1] .. '+') or ARGV[1], 'px', ARGV[2])
+						""" + LockScripts.NEXT_FENCING_TOKEN + """
+						    return token
+						  end
+						  grant(KEYS[1], KEYS[3], KEYS[4], head, entry, ARGV[5], ARGV[6], KEYS[2], ARGV[3])
+						end
+						local wait = tonumber(ARGV[4])
+						if wait > 0 then
+						""" + ENQUEUE_OWNER + """
+						end
+						current = redis.call('get', KEYS[1])
+						""" + REFUSE, Long.class);
 	}
 
 	private QueueScripts() {

@@ -5,6 +5,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.function.Function;
 import java.util.function.LongFunction;
 
 import io.github.distlock.store.AcquireReply;
@@ -61,10 +62,20 @@ final class RedisAsyncLockStore implements AsyncLockStore {
 
 	@Override
 	public CompletionStage<AcquireReply> acquire(String key, String owner, long leaseMillis, long waitMillis) {
-		RedisLockCommands.ScriptCall call = (waitMillis > 0)
-				? this.commands.acquireQueuedCall(key, owner, leaseMillis, waitMillis, true)
-				: this.commands.acquireCall(key, owner, leaseMillis, true);
-		return run(call, ScriptReplies::acquireReply);
+		Function<String, RedisLockCommands.ScriptCall> call = (notAfter) -> (waitMillis > 0)
+				? this.commands.acquireQueuedCall(key, owner, leaseMillis, waitMillis, true, notAfter)
+				: this.commands.acquireCall(key, owner, leaseMillis, true, notAfter);
+		LongFunction<AcquireReply> reply = (value) -> ScriptReplies.acquireReply(this.commands.settled(value));
+		String notAfter = this.commands.notAfterIfKnown();
+		if (notAfter == null) {
+			// The first acquire (or the first after one expired in transit) measures the
+			// server's clock, which blocks: on the caller's executor, as connecting does.
+			return run(CompletableFuture.supplyAsync(() -> {
+				this.scripts.connect();
+				return this.commands.notAfter();
+			}, this.blockingCalls).thenCompose((measured) -> send(call.apply(measured))), reply);
+		}
+		return run(call.apply(notAfter), reply);
 	}
 
 	@Override
@@ -99,6 +110,14 @@ final class RedisAsyncLockStore implements AsyncLockStore {
 		CompletionStage<Long> sent = this.scripts.isConnected() ? send(call)
 				: CompletableFuture.runAsync(this.scripts::connect, this.blockingCalls)
 					.thenCompose((connected) -> send(call));
+		return run(sent, reply);
+	}
+
+	/**
+	 * The reply of {@code sent}, as
+	 * {@link #run(RedisLockCommands.ScriptCall, LongFunction)}.
+	 */
+	private <R> CompletionStage<R> run(CompletionStage<Long> sent, LongFunction<? extends R> reply) {
 		return sent.handle((value, failure) -> {
 			if (failure == null) {
 				return reply.apply(value);

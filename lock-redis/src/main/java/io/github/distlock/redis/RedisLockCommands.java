@@ -5,6 +5,7 @@ import java.util.List;
 
 import io.github.distlock.store.LeaseReset;
 import io.github.distlock.support.LogSafe;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
@@ -36,6 +37,12 @@ final class RedisLockCommands {
 
 	/** Life of a release receipt after its last line ({@link ReceiptRetention}). */
 	private final String receiptRetentionMillis;
+
+	/**
+	 * The last server time at which an acquire may change anything, sent with each one
+	 * (see {@link AcquireDeadline}): no later than the receipt of its clean-up lives.
+	 */
+	private final AcquireDeadline deadline;
 
 	/** "1" when fresh acquisitions issue their token, "0" when it is issued on read. */
 	private final String issueNow;
@@ -84,8 +91,9 @@ final class RedisLockCommands {
 		this.releaseChannel = releaseChannel;
 		this.sharded = sharded;
 		this.fencingRetentionMillis = Long.toString(fencingRetentionMillis);
-		this.receiptRetentionMillis = Long
-			.toString(ReceiptRetention.of(redis.getRequiredConnectionFactory(), fencingRetentionMillis));
+		long receiptRetention = ReceiptRetention.of(redis.getRequiredConnectionFactory(), fencingRetentionMillis);
+		this.receiptRetentionMillis = Long.toString(receiptRetention);
+		this.deadline = AcquireDeadline.of(redis, receiptRetention);
 	}
 
 	/**
@@ -93,7 +101,7 @@ final class RedisLockCommands {
 	 * or {@code -1 - remaining lease ms} of the holder
 	 */
 	long acquire(String key, String owner, long leaseMillis) {
-		return run(acquireCall(key, owner, leaseMillis, false));
+		return settled(run(acquireCall(key, owner, leaseMillis, false, notAfter())));
 	}
 
 	/**
@@ -110,7 +118,10 @@ final class RedisLockCommands {
 	 */
 	ReplicaAcknowledgedWrites.Written acquire(ReplicaAcknowledgedWrites replicated, String key, String owner,
 			long leaseMillis) {
-		return replicated.write(acquireCall(key, owner, leaseMillis, false), (reply) -> reply >= 0);
+		ReplicaAcknowledgedWrites.Written written = replicated
+			.write(acquireCall(key, owner, leaseMillis, false, notAfter()), (reply) -> reply >= 0);
+		settled(written.reply());
+		return written;
 	}
 
 	/**
@@ -120,27 +131,31 @@ final class RedisLockCommands {
 	 * holder
 	 */
 	long acquireQueued(String key, String owner, long leaseMillis, long waitMillis) {
-		return run(acquireQueuedCall(key, owner, leaseMillis, waitMillis, false));
+		return settled(run(acquireQueuedCall(key, owner, leaseMillis, waitMillis, false, notAfter())));
 	}
 
 	/**
 	 * @param issueNow whether a fresh acquisition issues its token whatever the commands'
 	 * setting (the reactive API, whose holders read it without blocking)
+	 * @param notAfter from {@link #notAfter()}, just before sending
 	 */
-	ScriptCall acquireQueuedCall(String key, String owner, long leaseMillis, long waitMillis, boolean issueNow) {
+	ScriptCall acquireQueuedCall(String key, String owner, long leaseMillis, long waitMillis, boolean issueNow,
+			String notAfter) {
 		return new ScriptCall(QueueScripts.ACQUIRE_QUEUED,
 				List.of(key, LockKeys.fenceKey(key), LockKeys.queueKey(key), LockKeys.waitingKey(key),
 						LockKeys.receiptKey(key)),
 				List.of(owner, Long.toString(leaseMillis), this.fencingRetentionMillis, Long.toString(waitMillis),
-						issueNow ? "1" : this.issueNow));
+						issueNow ? "1" : this.issueNow, notAfter));
 	}
 
 	/**
 	 * @param issueNow as in {@link #acquireQueuedCall}
+	 * @param notAfter as in {@link #acquireQueuedCall}
 	 */
-	ScriptCall acquireCall(String key, String owner, long leaseMillis, boolean issueNow) {
-		return new ScriptCall(LockScripts.ACQUIRE, List.of(key, LockKeys.fenceKey(key), LockKeys.receiptKey(key)), List
-			.of(owner, Long.toString(leaseMillis), this.fencingRetentionMillis, issueNow ? "1" : this.issueNow));
+	ScriptCall acquireCall(String key, String owner, long leaseMillis, boolean issueNow, String notAfter) {
+		return new ScriptCall(LockScripts.ACQUIRE, List.of(key, LockKeys.fenceKey(key), LockKeys.receiptKey(key)),
+				List.of(owner, Long.toString(leaseMillis), this.fencingRetentionMillis, issueNow ? "1" : this.issueNow,
+						notAfter));
 	}
 
 	/**
@@ -148,11 +163,18 @@ final class RedisLockCommands {
 	 * holder (the owner is then queued for {@code waitMillis})
 	 */
 	long acquireFair(String key, String owner, long leaseMillis, long waitMillis) {
-		return run(new ScriptCall(this.sharded ? QueueScripts.ACQUIRE_FAIR_SHARDED : QueueScripts.ACQUIRE_FAIR,
+		return settled(run(acquireFairCall(key, owner, leaseMillis, waitMillis, notAfter())));
+	}
+
+	/**
+	 * @param notAfter as in {@link #acquireQueuedCall}
+	 */
+	ScriptCall acquireFairCall(String key, String owner, long leaseMillis, long waitMillis, String notAfter) {
+		return new ScriptCall(this.sharded ? QueueScripts.ACQUIRE_FAIR_SHARDED : QueueScripts.ACQUIRE_FAIR,
 				List.of(key, LockKeys.fenceKey(key), LockKeys.queueKey(key), LockKeys.waitingKey(key),
 						LockKeys.receiptKey(key)),
 				List.of(owner, Long.toString(leaseMillis), this.fencingRetentionMillis, Long.toString(waitMillis),
-						this.grantLeaseMillis, channel(key))));
+						this.grantLeaseMillis, channel(key), notAfter));
 	}
 
 	/**
@@ -161,11 +183,44 @@ final class RedisLockCommands {
 	 * 0 when it is held shared with another number of permits
 	 */
 	long acquireShared(String key, String owner, int permits, long leaseMillis) {
-		return run(new ScriptCall(this.sharded ? SharedScripts.ACQUIRE_SHARED_SHARDED : SharedScripts.ACQUIRE_SHARED,
+		return settled(run(acquireSharedCall(key, owner, permits, leaseMillis, notAfter())));
+	}
+
+	/**
+	 * @param notAfter as in {@link #acquireQueuedCall}
+	 */
+	ScriptCall acquireSharedCall(String key, String owner, int permits, long leaseMillis, String notAfter) {
+		return new ScriptCall(this.sharded ? SharedScripts.ACQUIRE_SHARED_SHARDED : SharedScripts.ACQUIRE_SHARED,
 				List.of(key, LockKeys.fenceKey(key), LockKeys.queueKey(key), LockKeys.waitingKey(key),
 						LockKeys.receiptKey(key), LockKeys.holdersKey(key)),
 				List.of(owner, Long.toString(leaseMillis), this.fencingRetentionMillis, Integer.toString(permits),
-						this.grantLeaseMillis, channel(key))));
+						this.grantLeaseMillis, channel(key), notAfter));
+	}
+
+	/**
+	 * The reply of an acquire script, after noting an "expired in transit" one
+	 * ({@link LockScripts#EXPIRED_IN_TRANSIT}): the next acquire measures the server's
+	 * clock again ({@link AcquireDeadline#expiredInTransit}).
+	 * @return {@code reply}
+	 */
+	long settled(long reply) {
+		if (reply == LockScripts.EXPIRED_IN_TRANSIT) {
+			this.deadline.expiredInTransit();
+		}
+		return reply;
+	}
+
+	/**
+	 * {@code notAfter} of an acquire sent now ({@link AcquireDeadline}); measures the
+	 * server's clock first when it is not known, which blocks.
+	 */
+	String notAfter() {
+		return this.deadline.notAfter();
+	}
+
+	/** {@link #notAfter()} if it needs no round trip, else {@code null}. */
+	@Nullable String notAfterIfKnown() {
+		return this.deadline.notAfterIfMeasured();
 	}
 
 	/**

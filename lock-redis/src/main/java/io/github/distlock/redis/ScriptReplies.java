@@ -11,6 +11,8 @@ import io.github.distlock.store.Released;
 import io.github.distlock.store.SharedLockConflictException;
 import io.github.distlock.store.Unknown;
 
+import org.springframework.dao.TransientDataAccessResourceException;
+
 /**
  * What the Redis store answers for a lock script's integer reply, or for its failure: the
  * store SPI's reply records, decoded in one place for {@link RedisLockStore} and
@@ -34,10 +36,16 @@ final class ScriptReplies {
 
 	/**
 	 * The reply to an acquire script: {@code reply} is the fencing token (&gt; 0), 0 when
-	 * acquired with the token issued on read, or {@code -1 - remaining lease ms} of the
-	 * holder.
+	 * acquired with the token issued on read, {@code -1 - remaining lease ms} of the
+	 * holder, or {@link LockScripts#EXPIRED_IN_TRANSIT}: the acquire reached Redis too
+	 * late and changed nothing, an {@link Unknown} outcome for this attempt (neither
+	 * acquired nor refused by another owner), which the engine handles as a timeout.
 	 */
 	static AcquireReply acquireReply(long reply) {
+		if (reply == LockScripts.EXPIRED_IN_TRANSIT) {
+			return new Unknown(new TransientDataAccessResourceException("The acquire reached Redis after its deadline "
+					+ "(expired in transit, held back on the way) and changed nothing"));
+		}
 		if (reply == 0) {
 			return Acquired.TOKEN_ISSUED_ON_READ;
 		}

@@ -107,13 +107,15 @@ final class SharedScripts {
 
 	/**
 	 * KEYS: lock, fence, queue, waiting, receipt, holders. ARGV: owner, lease ms, fence
-	 * retention ms, permits (0 for READ), grant lease ms, release channel. Adds the
-	 * shared hold of the owner and returns the next fencing token (&gt; 0), or refuses
-	 * with {@code -1 - remaining ms} of the key's lease, flagging it contended: while it
-	 * is held exclusively, while a live entry of its queue waits (a free key is then
-	 * granted to that head on the way), or when all permits are held. A replay (the owner
-	 * holds) keeps at least the lease asked for and answers a new token; an owner whose
-	 * part ended (a late copy) is refused and changes nothing. Returns 0, changing
+	 * retention ms, permits (0 for READ), grant lease ms, release channel,
+	 * {@code notAfter} (see {@link LockScripts#refuseLate}). Adds the shared hold of the
+	 * owner and returns the next fencing token (&gt; 0), or refuses with
+	 * {@code -1 - remaining ms} of the key's lease, flagging it contended: while it is
+	 * held exclusively, while a live entry of its queue waits (a free key is then granted
+	 * to that head on the way), or when all permits are held. A replay (the owner holds)
+	 * keeps at least the lease asked for and answers a new token; an owner whose part
+	 * ended (a late copy) is refused and changes nothing, as is an attempt applied after
+	 * {@code notAfter} ({@link LockScripts#EXPIRED_IN_TRANSIT}). Returns 0, changing
 	 * nothing, when the key is held shared with another number of permits.
 	 */
 	static final RedisScript<Long> ACQUIRE_SHARED = acquireShared(false);
@@ -124,8 +126,8 @@ final class SharedScripts {
 	static final RedisScript<Long> ACQUIRE_SHARED_SHARDED = acquireShared(true);
 
 	private static RedisScript<Long> acquireShared(boolean sharded) {
-		return RedisScript.of(LockScripts.OWNS + LockScripts.RECEIPT + LockScripts.refuseEnded("KEYS[5]")
-				+ QueueScripts.functions(sharded) + FUNCTIONS
+		return RedisScript.of(LockScripts.OWNS + LockScripts.RECEIPT + LockScripts.refuseLate(7)
+				+ LockScripts.refuseEnded("KEYS[5]") + QueueScripts.functions(sharded) + FUNCTIONS
 				+ """
 						local function refuse()
 						  local value = redis.call('get', KEYS[1])

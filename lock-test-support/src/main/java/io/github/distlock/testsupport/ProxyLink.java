@@ -26,6 +26,11 @@ final class ProxyLink {
 
 	private volatile boolean reset;
 
+	/**
+	 * Whether the chunk about to be written was held by the proxy's one held connection.
+	 */
+	private volatile boolean deliveringHeldChunk;
+
 	ProxyLink(TcpProxy proxy, Socket client, Socket server) {
 		this.proxy = proxy;
 		this.client = client;
@@ -40,6 +45,14 @@ final class ProxyLink {
 		replies.setDaemon(true);
 		requests.start();
 		replies.start();
+	}
+
+	/**
+	 * The chunk about to be written was held
+	 * ({@link TcpProxy#holdRequestsOfConnectionSending}).
+	 */
+	void deliversHeldChunk() {
+		deliveringHeldChunk = true;
 	}
 
 	boolean isReset() {
@@ -84,8 +97,12 @@ final class ProxyLink {
 				}
 				long readAt = System.nanoTime();
 				byte[] chunk = Arrays.copyOf(buffer, read);
-				if (!proxy.awaitPassage(request, readAt, this)) {
+				if (!proxy.awaitPassage(request, readAt, this, chunk)) {
 					return;
+				}
+				if (request && deliveringHeldChunk) {
+					deliveringHeldChunk = false;
+					proxy.heldChunkDelivered();
 				}
 				out.write(chunk);
 				out.flush();

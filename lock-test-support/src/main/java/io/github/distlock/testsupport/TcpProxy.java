@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *     proxy.latency(Duration.ofMillis(50)); // every chunk, both directions, arrives 50 ms late
  *     proxy.blackHole();                    // nothing passes in either direction; bytes wait, like TCP retransmits
  *     proxy.holdReplies();                  // requests reach the server, replies wait
+ *     proxy.holdRequestsOfConnectionSending("EVALSHA"); // that one connection's requests wait, others pass
  *     proxy.heal();                         // held bytes flow again, in order; new connections accepted
  *     proxy.resetConnections();             // every open connection is closed with a TCP RST
  *     proxy.refuseConnections();            // new connections are reset at once (a partition outlasting TCP timeouts)
@@ -63,6 +64,14 @@ public final class TcpProxy implements AutoCloseable {
 	private boolean repliesHeld;
 
 	private boolean refusing;
+
+	/** Bytes whose first sender gets its requests held, or {@code null}. */
+	private byte[] holdTrigger;
+
+	/** The one connection whose requests are held, or {@code null}. */
+	private ProxyLink heldLink;
+
+	private final AtomicInteger heldRequestsDelivered = new AtomicInteger();
 
 	private long latencyNanos;
 
@@ -144,6 +153,43 @@ public final class TcpProxy implements AutoCloseable {
 	}
 
 	/**
+	 * Holds the requests of one connection until {@link #heal()}, while every other
+	 * connection passes: the first one (open now or later) that sends a chunk containing
+	 * {@code marker} (UTF-8), from that chunk on, like the segments of one TCP connection
+	 * held back by retransmission while another connection gets through. Later senders of
+	 * {@code marker} pass. The held bytes reach the server after {@link #heal()} even if
+	 * the client closed the connection meanwhile (a late copy of a command already
+	 * written).
+	 */
+	public void holdRequestsOfConnectionSending(String marker) {
+		if (marker == null || marker.isEmpty()) {
+			throw new IllegalArgumentException("marker must not be null or empty");
+		}
+		synchronized (gate) {
+			holdTrigger = marker.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+			heldLink = null;
+		}
+	}
+
+	/**
+	 * Whether the requests of a connection are held now by
+	 * {@link #holdRequestsOfConnectionSending}.
+	 */
+	public boolean holdsRequestsOfAConnection() {
+		synchronized (gate) {
+			return heldLink != null;
+		}
+	}
+
+	/**
+	 * Chunks of requests that {@link #holdRequestsOfConnectionSending} held and that were
+	 * then let through (counted just before they are written to the server).
+	 */
+	public int heldRequestsDelivered() {
+		return heldRequestsDelivered.get();
+	}
+
+	/**
 	 * Resets every new connection at once until {@link #heal()}; open connections are not
 	 * affected.
 	 */
@@ -154,11 +200,13 @@ public final class TcpProxy implements AutoCloseable {
 	}
 
 	/**
-	 * Ends black-holing, held replies and refusing: held bytes flow on, in order. Latency
-	 * stays.
+	 * Ends black-holing, held replies, the held connection and refusing: held bytes flow
+	 * on, in order. Latency stays.
 	 */
 	public void heal() {
 		synchronized (gate) {
+			holdTrigger = null;
+			heldLink = null;
 			requestsHeld = false;
 			repliesHeld = false;
 			refusing = false;
@@ -251,8 +299,22 @@ public final class TcpProxy implements AutoCloseable {
 	 * elapsed.
 	 */
 	boolean awaitPassage(boolean request, long readAtNanos, ProxyLink link) throws InterruptedException {
+		return awaitPassage(request, readAtNanos, link, null);
+	}
+
+	/**
+	 * {@link #awaitPassage(boolean, long, ProxyLink)} of {@code chunk}, which may trigger
+	 * {@link #holdRequestsOfConnectionSending}.
+	 */
+	boolean awaitPassage(boolean request, long readAtNanos, ProxyLink link, byte[] chunk) throws InterruptedException {
+		boolean held = false;
 		synchronized (gate) {
-			while (!closed && !link.isReset() && (request ? requestsHeld : repliesHeld)) {
+			if (request && chunk != null && holdTrigger != null && heldLink == null && contains(chunk, holdTrigger)) {
+				heldLink = link;
+				holdTrigger = null;
+			}
+			while (!closed && !link.isReset() && (request ? (requestsHeld || heldLink == link) : repliesHeld)) {
+				held |= request && heldLink == link;
 				gate.wait(100);
 			}
 			if (closed || link.isReset()) {
@@ -261,11 +323,32 @@ public final class TcpProxy implements AutoCloseable {
 			while (true) {
 				long remaining = readAtNanos + latencyNanos - System.nanoTime();
 				if (remaining <= 0 || closed || link.isReset()) {
-					return !closed && !link.isReset();
+					boolean passes = !closed && !link.isReset();
+					if (passes && held) {
+						link.deliversHeldChunk();
+					}
+					return passes;
 				}
 				TimeUnit.NANOSECONDS.timedWait(gate, remaining);
 			}
 		}
+	}
+
+	/** Counts a held chunk let through, just before it is written to the server. */
+	void heldChunkDelivered() {
+		heldRequestsDelivered.incrementAndGet();
+	}
+
+	private static boolean contains(byte[] chunk, byte[] marker) {
+		outer: for (int i = 0; i + marker.length <= chunk.length; i++) {
+			for (int j = 0; j < marker.length; j++) {
+				if (chunk[i + j] != marker[j]) {
+					continue outer;
+				}
+			}
+			return true;
+		}
+		return false;
 	}
 
 	/** Forgets a link that was reset or closed on both sides. */

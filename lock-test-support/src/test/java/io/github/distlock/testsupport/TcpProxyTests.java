@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -41,6 +42,51 @@ class TcpProxyTests {
 		finally {
 			pool.shutdownNow();
 		}
+	}
+
+	@Test
+	void holdsTheRequestsOfOneConnectionWhileOthersPass() throws Exception {
+		ExecutorService pool = Executors.newFixedThreadPool(2);
+		try (RedisServer redis = RedisServer.start();
+				TcpProxy proxy = TcpProxy.to(redis);
+				RespConnection held = RespConnection.open(proxy.host(), proxy.port(), Duration.ofSeconds(10));
+				RespConnection other = RespConnection.open(proxy.host(), proxy.port(), Duration.ofSeconds(10))) {
+			assertThat(held.call("SET", "k", "1")).isEqualTo("OK");
+
+			proxy.holdRequestsOfConnectionSending("INCRBY");
+			Future<Object> late = pool.submit(() -> held.call("INCRBY", "k", "10"));
+			assertThat(awaitHolding(proxy)).as("the connection sending INCRBY is held").isTrue();
+			assertThat(other.call("GET", "k")).as("another connection passes").isEqualTo("1");
+			assertThat(other.call("INCRBY", "k", "100")).as("a later sender of the marker passes").isEqualTo(101L);
+			assertThat(late.isDone()).isFalse();
+			assertThat(proxy.heldRequestsDelivered()).isZero();
+			proxy.heal();
+			assertThat(late.get(10, TimeUnit.SECONDS)).isEqualTo(111L);
+			assertThat(proxy.heldRequestsDelivered()).isEqualTo(1);
+
+			// Held bytes of a connection its client closed still reach the server.
+			RespConnection closing = RespConnection.open(proxy.host(), proxy.port(), Duration.ofSeconds(10));
+			assertThat(closing.call("PING")).isEqualTo("PONG");
+			proxy.holdRequestsOfConnectionSending("DECRBY");
+			Future<Object> abandoned = pool.submit(() -> closing.call("DECRBY", "k", "1"));
+			assertThat(awaitHolding(proxy)).isTrue();
+			closing.close();
+			assertThatThrownBy(() -> abandoned.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class);
+			assertThat(redis.command("GET", "k")).isEqualTo("111");
+			proxy.heal();
+			assertThat(awaitValue(redis, "110")).as("the late copy was applied").isTrue();
+			assertThat(proxy.heldRequestsDelivered()).isEqualTo(2);
+		}
+		finally {
+			pool.shutdownNow();
+		}
+	}
+
+	private static boolean awaitHolding(TcpProxy proxy) throws InterruptedException {
+		for (int i = 0; i < 500 && !proxy.holdsRequestsOfAConnection(); i++) {
+			Thread.sleep(10);
+		}
+		return proxy.holdsRequestsOfAConnection();
 	}
 
 	@Test
