@@ -45,9 +45,39 @@ public final class HandOverScenario {
 		// accesses to every interleaving, and which library the class path binds (Spring
 		// 6.2's spring-jcl or Commons Logging 1.3) would change what is explored.
 		QuietLogs.during(() -> {
-			Lincheck.runConcurrentTest(invocations, HandOverScenario::race);
+			try {
+				Lincheck.runConcurrentTest(invocations, HandOverScenario::race);
+			}
+			catch (AssertionError ex) {
+				throw withThreadDump(ex);
+			}
 			return null;
 		});
+	}
+
+	/**
+	 * Lincheck reports an invocation that outlived its timeout only as "hung": its
+	 * failure holds the threads' stacks, added here so that the report says where they
+	 * stood.
+	 */
+	private static AssertionError withThreadDump(AssertionError failure) {
+		try {
+			Object lincheckFailure = failure.getClass().getMethod("getFailure$lincheck").invoke(failure);
+			Object dump = lincheckFailure.getClass().getMethod("getThreadDump").invoke(lincheckFailure);
+			StringBuilder text = new StringBuilder(String.valueOf(failure.getMessage()));
+			((java.util.Map<?, ?>) dump).forEach((thread, stack) -> {
+				text.append("\n").append(thread);
+				for (StackTraceElement frame : (StackTraceElement[]) stack) {
+					text.append("\n\tat ").append(frame);
+				}
+			});
+			AssertionError described = new AssertionError(text.toString(), failure);
+			return described;
+		}
+		catch (ReflectiveOperationException | RuntimeException ex) {
+			// Not a timeout: Lincheck's own report says it all.
+			return failure;
+		}
 	}
 
 	public static void main(String[] args) {
@@ -61,7 +91,7 @@ public final class HandOverScenario {
 		System.out.println("no interleaving left the lock held");
 	}
 
-	private static void race() {
+	static void race() {
 		InMemoryLockStore memory = new InMemoryLockStore();
 		AtomicReference<Thread> failing = new AtomicReference<>();
 		LockEngine engine = new LockEngine(new SecondAttemptFails(memory, failing), Duration.ofSeconds(30),
