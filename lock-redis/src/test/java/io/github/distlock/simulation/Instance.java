@@ -49,7 +49,8 @@ final class Instance {
 				.toList();
 			store = new QuorumLockStore(members, setup.nodeTimeout(), runtime);
 		}
-		LockEngine engine = new LockEngine(new RecordingStore(store, world, owners), setup.leaseTime(), runtime);
+		LockEngine engine = new LockEngine(new RecordingStore(store, world, owners, observations), setup.leaseTime(),
+				runtime);
 		Instance instance = new Instance(process, engine, connections);
 		engine.setLockLostListener((lost) -> observations.lossReported(process, lost.lockId(), lost.fencingToken(),
 				"LockLostListener: " + lost.reason()));

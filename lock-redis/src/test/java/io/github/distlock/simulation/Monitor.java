@@ -91,6 +91,7 @@ final class Monitor {
 			times[1] = check(times[1], ghost != null, now, "'" + lockId + "' was held for " + ghost + " (of "
 					+ this.owners.processOf(ghost) + "), which no open handle or operation accounts for");
 		}
+		this.observations.checkSilentLosses();
 		this.world.after(PERIOD_NANOS, "monitor", this::look);
 	}
 

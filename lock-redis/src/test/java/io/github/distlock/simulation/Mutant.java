@@ -83,11 +83,16 @@ enum Mutant {
 	 * late copy, or a retry cleaned up on another connection) queued the departed owner
 	 * again or took the free lock for it.
 	 */
-	LATE_QUEUED_ATTEMPT("late queued attempt (issue 24, 4)", new Edit("store/InMemoryGrants.java", """
-			if (hasEnded(state, owner, now)) {
-						reply.value = new HeldByOther(remainingMillis(state, now));
-						return state;
-					}""", "", 2)),
+	LATE_QUEUED_ATTEMPT("late queued attempt (issue 24, 4)", """
+			not found within 6,000 seeds by the simulation as it is (measured before issue 39's changes: \
+			seed 4664, where extend racing renewal was found too, with the same fencing violation: likely a \
+			world that fails without either; a found seed must now pass without the mutant); \
+			FairLockStoreContractTests holds every store to it (aLateCopyOfAQueuedAttempt...)""",
+			new Edit("store/InMemoryGrants.java", """
+					if (hasEnded(state, owner, now)) {
+								reply.value = new HeldByOther(remainingMillis(state, now));
+								return state;
+							}""", "", 2)),
 
 	/**
 	 * Found by the simulation (issue 25): fair mode threw the store's failure at once
@@ -120,7 +125,58 @@ enum Mutant {
 	 */
 	IN_MEMORY_LEASE_IN_MILLIS("in-memory lease ends in milliseconds (issue 25)",
 			new Edit("store/InMemoryLockState.java", "return now.getEpochSecond() * 1_000_000 + now.getNano() / 1000;",
-					"return now.toEpochMilli() * 1000;"));
+					"return now.toEpochMilli() * 1000;")),
+
+	/**
+	 * Issue 39, defect 1: a renewal batch freed its locks' lease locks and then scheduled
+	 * each lock's next renewal under the generation it read before; an {@code extend}
+	 * that ran in between scheduled under the new generation and was overwritten. The
+	 * sweep then dropped the lock's entry as stale, nothing renewed it again, and it
+	 * expired with no loss reported. Needs leases above the batching threshold (renewed
+	 * more than a second apart) on both sides of the extend.
+	 */
+	BATCH_OVERWRITES_EXTEND("renewal batch overwrites an extend's schedule (issue 39, 1)",
+			new Edit("core/RenewalSweep.java", """
+					if (generation - this.generation < 0) {
+						return false;
+					}""", "")),
+
+	/**
+	 * Issue 39, defect 3: a reactive {@code extend} whose reply did not come kept the old
+	 * deadline but scheduled the next renewal a third of the new lease later, after that
+	 * deadline: the hold was reported lost while the store still held it.
+	 */
+	REACTIVE_EXTEND_UNANSWERED("reactive extend unanswered renews too late (issue 39, 3)",
+			"""
+					not findable by the simulation: it drives the blocking engine only (the reactive one 			delivers on Reactor's own threads, outside the simulated scheduler); 			ReactiveExtendScenario finds it (MutantsTests#theScenarioFindsTheReactiveExtendPutBack)""",
+			new Edit("core/AsyncHold.java", "renewed(answer, generation);", "scheduleRenewal(interval(), false);")),
+
+	/**
+	 * Issue 39, defect 4: after unanswered attempts, the answered attempt's lease was
+	 * counted from the first unanswered send, so an acquisition answered later than a
+	 * lease after that send was judged expired and undone; a queued acquisition then kept
+	 * sending its released token, refused as a late copy until the receipt expired.
+	 */
+	UNANSWERED_LEASE_START("lease counted from the first unanswered acquire (issue 39, 4)",
+			new Edit("core/UnansweredAcquire.java", "private int failures;", """
+					private int failures;
+
+					private long firstSentAt;
+
+					void sent(String owner, long sentAt) {
+						if (!owner.equals(this.owner)) {
+							this.firstSentAt = sentAt;
+						}
+					}
+
+					long leaseStart(String owner, long sentAt) {
+						return owner.equals(this.owner) ? this.firstSentAt : sentAt;
+					}"""),
+			new Edit("core/AcquireAttempts.java", "unanswered.unanswered(owner, failure);",
+					"unanswered.sent(owner, sentAt);\nunanswered.unanswered(owner, failure);"),
+			new Edit("core/AcquireAttempts.java", "long leaseStart = sentAt;",
+					"long leaseStart = unanswered.leaseStart(owner, sentAt);"),
+			new Edit("core/AcquireAttempts.java", "queueing.spend();", ""));
 
 	private final String title;
 

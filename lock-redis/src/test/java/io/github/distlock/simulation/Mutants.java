@@ -52,16 +52,44 @@ final class Mutants {
 				Class<?> simRun = loader.loadClass(SimRun.class.getName());
 				Method run = simRun.getDeclaredMethod("run", long.class, int.class);
 				run.setAccessible(true);
+				List<Long> failingWithout = new ArrayList<>();
 				for (long seed = 1; seed <= maxSeeds; seed++) {
 					Object result = run.invoke(null, seed, 400);
 					List<?> violations = (List<?>) accessor(result, "violations").invoke(result);
 					if (!violations.isEmpty()) {
+						// Found only if the same world keeps every invariant without the
+						// mutant: else the seed shows something else (the code's, or the
+						// checker's), not this defect.
+						if (!SimRun.run(seed, 400).passed()) {
+							failingWithout.add(seed);
+							continue;
+						}
 						return new Found(mutant, seed, String.valueOf(violations.get(0)).strip(),
-								(System.nanoTime() - start) / 1_000_000);
+								(System.nanoTime() - start) / 1_000_000, failingWithout);
 					}
 				}
+				return new Found(mutant, 0, null, (System.nanoTime() - start) / 1_000_000, failingWithout);
 			}
-			return new Found(mutant, 0, null, (System.nanoTime() - start) / 1_000_000);
+		}
+		finally {
+			deleteQuietly(work);
+		}
+	}
+
+	/**
+	 * Calls the static, parameterless {@code method} of the test class {@code scenario}
+	 * over the main code with {@code mutant} put back (loaded as {@link #find} does).
+	 * @return what it returned
+	 */
+	static Object runScenario(Mutant mutant, Class<?> scenario, String method) throws Exception {
+		Path work = Files.createTempDirectory("distlock-mutant-");
+		try {
+			Path classes = compiled(mutant, work);
+			try (URLClassLoader loader = loader(classes)) {
+				Method run = loader.loadClass(scenario.getName()).getDeclaredMethod(method);
+				run.setAccessible(true);
+				return run.invoke(null);
+			}
 		}
 		finally {
 			deleteQuietly(work);
@@ -202,8 +230,9 @@ final class Mutants {
 	 * @param seed the first failing seed, or 0 if none failed
 	 * @param violation the first violation it reported
 	 * @param millis how long the search took, compilation included
+	 * @param failingWithout seeds that failed with the mutant and also without it
 	 */
-	record Found(Mutant mutant, long seed, String violation, long millis) {
+	record Found(Mutant mutant, long seed, String violation, long millis, List<Long> failingWithout) {
 
 	}
 

@@ -1,7 +1,9 @@
 package io.github.distlock.simulation;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -24,15 +26,36 @@ class MutantsTests {
 	@EnumSource(Mutant.class)
 	@Timeout(value = 10, unit = TimeUnit.MINUTES)
 	void theSimulationFindsTheDefect(Mutant mutant) throws Exception {
+		String only = System.getProperty("simulation.mutants", "");
+		assumeTrue(only.isBlank() || List.of(only.split(",")).contains(mutant.name()),
+				() -> "only " + only + " (-Dsimulation.mutants)");
 		assumeTrue(mutant.notFindable() == null || Boolean.getBoolean("simulation.allMutants"),
 				() -> mutant.title() + ": " + mutant.notFindable());
 		Mutants.Found found = Mutants.find(mutant, MAX_SEEDS);
 		System.out.printf("[mutants] | %s | %s | %.1f s | %s |%n", mutant.title(),
 				(found.seed() > 0) ? "seed " + found.seed() : "not within " + MAX_SEEDS + " seeds",
 				found.millis() / 1000.0, found.violation());
+		assertThat(found.failingWithout()).as("seeds that fail on the code as it is, without %s", mutant.title())
+			.isEmpty();
 		if (mutant.notFindable() == null) {
 			assertThat(found.seed()).as("%s not found within %d seeds", mutant.title(), MAX_SEEDS).isPositive();
 		}
+	}
+
+	/**
+	 * The reactive false loss of issue 39, 3, which the simulation cannot reach (it
+	 * drives the blocking engine only): {@link ReactiveExtendScenario}'s timeline keeps
+	 * the hold on the code as it is, and finds the defect put back.
+	 */
+	@Test
+	@Timeout(value = 2, unit = TimeUnit.MINUTES)
+	void theScenarioFindsTheReactiveExtendPutBack() throws Exception {
+		long start = System.nanoTime();
+		assertThat(ReactiveExtendScenario.run()).as("the scenario on the code as it is").isNull();
+		Object found = Mutants.runScenario(Mutant.REACTIVE_EXTEND_UNANSWERED, ReactiveExtendScenario.class, "run");
+		System.out.printf("[mutants] | %s | found by ReactiveExtendScenario | %.1f s | %s |%n",
+				Mutant.REACTIVE_EXTEND_UNANSWERED.title(), (System.nanoTime() - start) / 1e9, found);
+		assertThat(found).as("the scenario with the defect put back").isNotNull();
 	}
 
 }

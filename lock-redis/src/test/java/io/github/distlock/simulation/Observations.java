@@ -172,6 +172,18 @@ final class Observations {
 		count("shared reads");
 	}
 
+	/**
+	 * {@code who} sent an acquire of {@code owner}: never after a release of that token
+	 * was answered. The store refuses a released token as a late copy (its receipt), so
+	 * an acquisition that sends one again waits for nothing (issue 39, 4: a queued
+	 * acquisition re-sent its released token until the receipt expired).
+	 */
+	void acquireSent(String who, String owner) {
+		if (this.owners.wasReleased(owner)) {
+			violation(who + " sent an acquire of " + owner + ", whose release was answered before");
+		}
+	}
+
 	/** A hold began: its token must be greater than every earlier one of the id. */
 	void holdBegan(String who, String lockId, long token) {
 		long[] fence = this.fences.computeIfAbsent(lockId, (id) -> new long[2]);
@@ -203,9 +215,90 @@ final class Observations {
 		count("writes");
 	}
 
+	/**
+	 * How long after the store stopped holding an open auto-renewed hold for its owner
+	 * the engine has to tell its {@code LockLostListener}: the local deadline comes
+	 * before the key's (the lease counts from the send), but an {@code extend} in flight
+	 * may hold the lease for a command timeout (1 s) before its failure shortens the
+	 * deadline to one already past (seed 234: the listener 1.19 s after the key went);
+	 * then a renewal's round trip.
+	 */
+	static final long SILENT_LOSS_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(2);
+
+	/** Open auto-renewed exclusive holds, by lock id and token. */
+	private final Map<String, AutoRenewedHold> autoRenewed = new LinkedHashMap<>();
+
+	private static final class AutoRenewedHold {
+
+		final Instance instance;
+
+		final String lockId;
+
+		final long token;
+
+		final String owner;
+
+		/** When the store was first seen not holding it for its owner; 0 if it was. */
+		long goneAt;
+
+		/** The listener was told, or this hold was reported silent already. */
+		boolean told;
+
+		AutoRenewedHold(Instance instance, String lockId, long token, String owner) {
+			this.instance = instance;
+			this.lockId = lockId;
+			this.token = token;
+			this.owner = owner;
+		}
+
+	}
+
+	/** An auto-renewed exclusive hold of {@code owner} began. */
+	void autoRenewedHoldOpened(Instance instance, String lockId, long token, String owner) {
+		this.autoRenewed.put(lockId + "#" + token, new AutoRenewedHold(instance, lockId, token, owner));
+	}
+
+	/** The holder closed it (whatever close said). */
+	void autoRenewedHoldClosed(String lockId, long token) {
+		this.autoRenewed.remove(lockId + "#" + token);
+	}
+
+	/**
+	 * Every loss is reported: an open auto-renewed hold whose lock the store no longer
+	 * holds for its owner must have been reported to its instance's
+	 * {@code LockLostListener} within {@link #SILENT_LOSS_NANOS}, faults or not (no fault
+	 * makes that impossible while the instance runs: a renewal finds the key gone, or
+	 * fails until the lease ends, and either is a loss). Not for instances shutting down
+	 * or crashed. Looked at with the monitor's period.
+	 */
+	void checkSilentLosses() {
+		long now = this.world.now();
+		for (AutoRenewedHold hold : this.autoRenewed.values()) {
+			if (hold.told || !hold.instance.isAlive()) {
+				continue;
+			}
+			if (hold.owner.equals(this.truth.holder(hold.lockId))) {
+				hold.goneAt = 0;
+			}
+			else if (hold.goneAt == 0) {
+				hold.goneAt = now;
+			}
+			else if (now - hold.goneAt > SILENT_LOSS_NANOS) {
+				hold.told = true;
+				violation(hold.instance.process + " lost '" + hold.lockId + "' (token " + hold.token + ", owner "
+						+ hold.owner + ", auto-renewed, open): the store no longer held it for that owner since "
+						+ this.world.trace().time(hold.goneAt) + ", and no LockLostListener call came (a silent loss)");
+			}
+		}
+	}
+
 	/** A loss was reported for the hold with {@code token}. */
 	void lossReported(SimProcess process, String lockId, long token, String how) {
 		count("losses reported");
+		AutoRenewedHold hold = this.autoRenewed.get(lockId + "#" + token);
+		if (hold != null && hold.instance.process == process && how.startsWith("LockLostListener")) {
+			hold.told = true;
+		}
 		String owner = this.owners.ownerOf(lockId, token);
 		String holder = this.truth.holder(lockId);
 		Long began = this.holdsBegan.get(lockId + "#" + token);

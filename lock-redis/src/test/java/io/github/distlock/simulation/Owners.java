@@ -54,8 +54,17 @@ final class Owners {
 		this.ownerOfToken.computeIfAbsent(lockId, (id) -> new HashMap<>()).put(fencingToken, owner);
 	}
 
+	/** Every owner whose release was answered, of any id. */
+	private final Set<String> released = new HashSet<>();
+
+	/** Whether a release of {@code owner} was answered. */
+	boolean wasReleased(String owner) {
+		return this.released.contains(owner);
+	}
+
 	/** A release of {@code owner} was answered: its part in the lock ended. */
 	void ended(String lockId, String owner) {
+		this.released.add(owner);
 		ArrayDeque<String> last = this.ended.computeIfAbsent(lockId, (id) -> new ArrayDeque<>());
 		last.remove(owner);
 		last.addLast(owner);

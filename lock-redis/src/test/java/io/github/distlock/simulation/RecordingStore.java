@@ -22,10 +22,13 @@ final class RecordingStore extends ForwardingLockStore {
 
 	private final Owners owners;
 
-	RecordingStore(LockStore delegate, Simulation world, Owners owners) {
+	private final Observations observations;
+
+	RecordingStore(LockStore delegate, Simulation world, Owners owners, Observations observations) {
 		super(delegate);
 		this.world = world;
 		this.owners = owners;
+		this.observations = observations;
 	}
 
 	@Override
@@ -101,7 +104,9 @@ final class RecordingStore extends ForwardingLockStore {
 	}
 
 	private void sent(String owner) {
-		this.owners.sent(this.world.currentThread(), owner);
+		SimThread thread = this.world.currentThread();
+		this.observations.acquireSent((thread != null) ? thread.name : "a thread", owner);
+		this.owners.sent(thread, owner);
 	}
 
 	private AcquireReply acquired(String key, String owner, AcquireReply reply) {

@@ -142,6 +142,14 @@ final class Simulation {
 		return thread;
 	}
 
+	/**
+	 * Whether the calling thread is handing the turn on, running events (which must not
+	 * park).
+	 */
+	boolean isScheduling() {
+		return this.lock.isHeldByCurrentThread();
+	}
+
 	/** The sim thread of {@code real}, or {@code null} if it is none. */
 	SimThread simThreadOf(Thread real) {
 		return this.threads.of(real);

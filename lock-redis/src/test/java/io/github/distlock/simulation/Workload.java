@@ -49,18 +49,27 @@ final class Workload {
 	/** Permits per id held shared (0 for READ); empty unless the world has shared ids. */
 	private final Map<String, Integer> sharedIds;
 
+	/**
+	 * Whether extends cross the batching threshold and exclusive holds are kept past
+	 * their leases (issue 39's reach); else the workload of before, draw for draw.
+	 */
+	private final boolean reach;
+
 	Workload(Simulation world, Owners owners, Observations observations, Waiting waiting, List<String> lockIds,
 			boolean fairAllowed, long slackNanos, boolean multiKey) {
-		this(world, owners, observations, waiting, lockIds, fairAllowed, slackNanos, multiKey, Map.of());
+		this(world, owners, observations, waiting, lockIds, fairAllowed, slackNanos, multiKey, Map.of(), false);
 	}
 
 	/**
 	 * @param sharedIds ids also held shared: READ (0) or permits of a semaphore of that
 	 * many, beside exclusive holds
+	 * @param reach whether extends cross the batching threshold and exclusive holds are
+	 * kept past their leases
 	 */
 	Workload(Simulation world, Owners owners, Observations observations, Waiting waiting, List<String> lockIds,
-			boolean fairAllowed, long slackNanos, boolean multiKey, Map<String, Integer> sharedIds) {
+			boolean fairAllowed, long slackNanos, boolean multiKey, Map<String, Integer> sharedIds, boolean reach) {
 		this.sharedIds = sharedIds;
+		this.reach = reach;
 		this.world = world;
 		this.owners = owners;
 		this.observations = observations;
@@ -108,7 +117,7 @@ final class Workload {
 				this.observations.writerDone(me);
 			}
 			if (handle.isPresent()) {
-				hold(me, lockId, handle.get(), random, shared);
+				hold(me, instance, lockId, handle.get(), random, shared, lease == null);
 			}
 			pause(random.nextInt(200));
 		}
@@ -168,7 +177,8 @@ final class Workload {
 		}
 	}
 
-	private void hold(SimThread me, String lockId, LockHandle handle, Random random, boolean shared) {
+	private void hold(SimThread me, Instance instance, String lockId, LockHandle handle, Random random, boolean shared,
+			boolean autoRenewed) {
 		long token = handle.fencingToken();
 		String owner = this.owners.ownerOf(lockId, token);
 		this.world.trace()
@@ -183,17 +193,32 @@ final class Workload {
 		this.observations.holdBeganAt(lockId, token, this.world.now());
 		if (owner != null) {
 			this.owners.opened(lockId, owner);
+			if (autoRenewed && !shared) {
+				this.observations.autoRenewedHoldOpened(instance, lockId, token, owner);
+			}
 		}
+		// One exclusive hold in four lasts longer (up to 7 pauses of up to 2.5 s): past
+		// an extended lease, so that a lock nothing renews any more runs out while held.
+		// (Not shared holds: READ holds kept that long starve writers of their own
+		// instance beyond the checker's bound.)
+		int longest = (this.reach && !shared && random.nextInt(4) == 0) ? 2500 : 800;
 		try {
 			int checks = random.nextInt(6);
-			for (int i = 0; i <= checks; i++) {
+			// After an extend, now and then the hold goes on past the new lease (and the
+			// silent-loss bound): a lock left unrenewed runs out while held.
+			long keepUntil = 0;
+			for (int i = 0; i <= checks || this.world.now() < keepUntil; i++) {
 				if (handle.isHeld()) {
 					believedHeld(me, lockId, token, shared);
 				}
 				if (random.nextInt(5) == 0 && handle.isHeld()) {
-					extend(me, handle, random);
+					Duration extended = extend(me, handle, random);
+					if (this.reach && extended != null && !shared && random.nextBoolean()) {
+						keepUntil = Math.max(keepUntil,
+								this.world.now() + extended.toNanos() + Observations.SILENT_LOSS_NANOS + 500_000_000L);
+					}
 				}
-				pause(random.nextInt(800));
+				pause(random.nextInt(longest));
 			}
 			if (handle.isHeld()) {
 				believedHeld(me, lockId, token, shared);
@@ -213,19 +238,30 @@ final class Workload {
 		}
 	}
 
-	private void extend(SimThread me, LockHandle handle, Random random) {
-		Duration lease = Duration.ofMillis(200 + random.nextInt(3000));
+	/**
+	 * Extends to a lease below the batching threshold (renewed on its own, a third of it
+	 * apart: up to 3 s) or, in worlds of reach, as often above it (renewed by the sweep's
+	 * batches: up to 6 s, the longest lease of a world).
+	 * @return the new lease, or {@code null} if not extended
+	 */
+	private Duration extend(SimThread me, LockHandle handle, Random random) {
+		Duration lease = Duration.ofMillis(!this.reach ? 200 + random.nextInt(3000)
+				: random.nextBoolean() ? 200 + random.nextInt(2800) : 3100 + random.nextInt(2900));
 		try {
 			boolean extended = handle.extend(lease);
 			this.world.trace().log(me.name, "extend(" + lease.toMillis() + " ms): " + extended);
+			return extended ? lease : null;
 		}
 		catch (RuntimeException ex) {
 			this.world.trace().log(me.name, "extend(" + lease.toMillis() + " ms) failed: " + ex);
+			return null;
 		}
 	}
 
 	private void close(SimThread me, String lockId, LockHandle handle, long token, String owner, boolean shared) {
 		this.owners.operationStarted(me);
+		// From here the holder hears of a loss from close() itself.
+		this.observations.autoRenewedHoldClosed(lockId, token);
 		try {
 			handle.close();
 			this.world.trace().log(me.name, "released '" + lockId + "', token " + token);
