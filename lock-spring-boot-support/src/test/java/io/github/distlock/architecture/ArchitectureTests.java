@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.jar.JarFile;
-import java.util.stream.Stream;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.Dependency;
@@ -108,9 +107,6 @@ class ArchitectureTests {
 
 	private static final String BOOT = "Boot wiring";
 
-	/** The hard limit of CONTRIBUTING.md for a main class. */
-	private static final int MAX_LINES = 350;
-
 	/** The platform under the engine: public types and their package-private JVM side. */
 	private static final Set<String> RUNTIME_CLASSES = Set.of(EngineRuntime.class.getName(), TaskPool.class.getName(),
 			ROOT + ".core.SystemRuntime", ROOT + ".core.SystemTaskPool", ROOT + ".core.OwnerTokens");
@@ -175,22 +171,6 @@ class ArchitectureTests {
 	void everyClassNamedHereExists() {
 		assertThat(RUNTIME_CLASSES).allSatisfy((name) -> assertThat(CLASSES.contain(name)).as(name).isTrue());
 		assertThat(MODULE_OF.values()).containsAll(Set.of(Module.values()));
-	}
-
-	@Test
-	void noMainClassIsLongerThan350Lines() throws IOException {
-		List<String> tooLong = new ArrayList<>();
-		for (Path sources : mainSourceDirectories()) {
-			try (Stream<Path> files = Files.walk(sources)) {
-				for (Path file : (Iterable<Path>) files.filter((path) -> path.toString().endsWith(".java"))::iterator) {
-					int lines = Files.readAllLines(file).size();
-					if (lines > MAX_LINES) {
-						tooLong.add(file + " (" + lines + " lines)");
-					}
-				}
-			}
-		}
-		assertThat(tooLong).as("main classes over %d lines: split them by job (CONTRIBUTING.md)", MAX_LINES).isEmpty();
 	}
 
 	private static LayeredArchitecture layers() {
@@ -343,18 +323,6 @@ class ArchitectureTests {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
-	}
-
-	/** Every module's src/main/java, found from the module the tests run in. */
-	private static List<Path> mainSourceDirectories() throws IOException {
-		for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-			if (Files.isDirectory(dir.resolve("lock-core/src/main/java"))) {
-				try (Stream<Path> modules = Files.list(dir)) {
-					return modules.map((module) -> module.resolve("src/main/java")).filter(Files::isDirectory).toList();
-				}
-			}
-		}
-		throw new IllegalStateException("lock-core/src/main/java not found above " + Path.of("").toAbsolutePath());
 	}
 
 	/** The modules of the library, each with a class it holds and what it may use. */
