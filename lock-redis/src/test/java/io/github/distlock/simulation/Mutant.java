@@ -148,7 +148,7 @@ enum Mutant {
 	 */
 	REACTIVE_EXTEND_UNANSWERED("reactive extend unanswered renews too late (issue 39, 3)",
 			"""
-					not findable by the simulation: it drives the blocking engine only (the reactive one 			delivers on Reactor's own threads, outside the simulated scheduler); 			ReactiveExtendScenario finds it (MutantsTests#theScenarioFindsTheReactiveExtendPutBack)""",
+					not findable by the simulation: it drives the blocking engine only (the reactive one delivers on Reactor's own threads, outside the simulated scheduler); ReactiveExtendScenario finds it (MutantsTests#theScenarioFindsTheReactiveExtendPutBack)""",
 			new Edit("core/AsyncHold.java", "renewed(answer, generation);", "scheduleRenewal(interval(), false);")),
 
 	/**
@@ -176,7 +176,17 @@ enum Mutant {
 					"unanswered.sent(owner, sentAt);\nunanswered.unanswered(owner, failure);"),
 			new Edit("core/AcquireAttempts.java", "long leaseStart = sentAt;",
 					"long leaseStart = unanswered.leaseStart(owner, sentAt);"),
-			new Edit("core/AcquireAttempts.java", "queueing.spend();", ""));
+			new Edit("core/AcquireAttempts.java", "queueing.spend();", "")),
+
+	/**
+	 * Issue 39's move of the spent-token check into {@code QueuedGrants.heldByGrant}: a
+	 * grant announced to a token the acquisition released (spent) taken as held.
+	 */
+	SPENT_TOKEN_GRANT_TAKEN("a late grant to a spent token taken (issue 39, 4)", """
+			not found within 6,000 seeds (114 s): it needs a grant announced to the token, \
+			then the acquire that claims it answered after its lease ran out and undone, then \
+			the announcement delivered; no world has reached that order yet""", new Edit("core/QueuedGrants.java",
+			"if (fencingToken == 0 || queueing.isSpent()) {", "if (fencingToken == 0) {"));
 
 	private final String title;
 
