@@ -81,9 +81,9 @@ final class Monitor {
 				}
 			}
 			this.observations.holdersCounted(lockId, holders.size());
-			boolean freeWhileWaited = calm && holders.isEmpty() && this.waiting.waiters(lockId) > 0;
-			times[0] = check(times[0], freeWhileWaited, now,
-					"'" + lockId + "' was free while " + this.waiting.waiters(lockId) + " thread(s) waited for it");
+			boolean freeWhileWaited = calm && holders.isEmpty() && this.waiting.waiters(lockId, this.owners) > 0;
+			times[0] = check(times[0], freeWhileWaited, now, "'" + lockId + "' was free while "
+					+ this.waiting.waiters(lockId, this.owners) + " thread(s) waited for it");
 			String ghost = calm ? holders.stream()
 				.filter((holder) -> !this.owners.accountedFor(lockId, holder))
 				.findFirst()

@@ -20,7 +20,9 @@ import io.github.distlock.core.LockEngine;
  * lock (exclusion, fencing order, no false loss); the wait of the whole acquisition is
  * bounded as one {@code tryLock}'s. The thread counts as waiting for the first id in the
  * global order (for the nemesis's interrupts and the liveness check), the one it waits
- * for while it holds none of the others.
+ * for while it holds none of the others; the liveness check stops counting it once the
+ * store gave it that id (with a fixed lease, that id may run out while the others are
+ * awaited: {@code tryLockAll} then starts over while its wait lasts, nobody is starved).
  */
 final class MultiKeyWorkload {
 

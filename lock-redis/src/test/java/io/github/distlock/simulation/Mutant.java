@@ -84,9 +84,9 @@ enum Mutant {
 	 * again or took the free lock for it.
 	 */
 	LATE_QUEUED_ATTEMPT("late queued attempt (issue 24, 4)", """
-			not found within 6,000 seeds by the simulation as it is (measured before issue 39's changes: \
-			seed 4664, where extend racing renewal was found too, with the same fencing violation: likely a \
-			world that fails without either; a found seed must now pass without the mutant); \
+			not found within 6,000 seeds by the simulation as it is (before issue 39's workload it was \
+			"found" at seed 4664 with extend racing renewal's fencing violation; that world now passes \
+			without a mutant, and this mutant is found nowhere in 6,000 seeds); \
 			FairLockStoreContractTests holds every store to it (aLateCopyOfAQueuedAttempt...)""",
 			new Edit("store/InMemoryGrants.java", """
 					if (hasEnded(state, owner, now)) {

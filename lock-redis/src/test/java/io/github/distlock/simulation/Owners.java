@@ -37,21 +37,48 @@ final class Owners {
 	/** Threads in a multi-key acquisition, with its lock ids. */
 	private final Map<SimThread, Set<String>> multiKey = new HashMap<>();
 
+	/**
+	 * Per thread in a multi-key acquisition, the ids the store answered "acquired" to an
+	 * owner token the thread sent, until it sends another for that id: the ids it holds
+	 * while it awaits the others.
+	 */
+	private final Map<SimThread, Set<String>> multiKeyHeld = new HashMap<>();
+
 	/** Owners of open handles: lock id -> owner token -> holds open. */
 	private final Map<String, Map<String, Integer>> open = new HashMap<>();
 
-	void sent(SimThread thread, String owner) {
+	void sent(SimThread thread, String lockId, String owner) {
 		if (thread != null) {
 			this.processOf.putIfAbsent(owner, thread.process());
 			Set<String> tokens = this.inFlight.get(thread);
 			if (tokens != null) {
 				tokens.add(owner);
 			}
+			Set<String> held = this.multiKeyHeld.get(thread);
+			if (held != null) {
+				held.remove(lockId);
+			}
 		}
 	}
 
 	void acquired(String lockId, String owner, long fencingToken) {
 		this.ownerOfToken.computeIfAbsent(lockId, (id) -> new HashMap<>()).put(fencingToken, owner);
+		for (Map.Entry<SimThread, Set<String>> entry : this.multiKeyHeld.entrySet()) {
+			Set<String> sent = this.inFlight.get(entry.getKey());
+			if (sent != null && sent.contains(owner)) {
+				entry.getValue().add(lockId);
+			}
+		}
+	}
+
+	/**
+	 * Whether {@code thread}, in a multi-key acquisition, holds {@code lockId} while it
+	 * awaits its other ids (taken by an acquire it sent; not through a hand-over inside
+	 * its instance, which this does not see).
+	 */
+	boolean heldInMultiKey(SimThread thread, String lockId) {
+		Set<String> held = this.multiKeyHeld.get(thread);
+		return held != null && held.contains(lockId);
 	}
 
 	/** Every owner whose release was answered, of any id. */
@@ -142,10 +169,12 @@ final class Owners {
 	/** {@code thread} began a multi-key acquisition of {@code lockIds}. */
 	void multiKeyStarted(SimThread thread, Collection<String> lockIds) {
 		this.multiKey.put(thread, new HashSet<>(lockIds));
+		this.multiKeyHeld.put(thread, new HashSet<>());
 	}
 
 	void multiKeyEnded(SimThread thread) {
 		this.multiKey.remove(thread);
+		this.multiKeyHeld.remove(thread);
 	}
 
 }

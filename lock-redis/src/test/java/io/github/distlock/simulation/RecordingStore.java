@@ -33,32 +33,32 @@ final class RecordingStore extends ForwardingLockStore {
 
 	@Override
 	public AcquireReply acquire(String key, String owner, long leaseMillis) {
-		sent(owner);
+		sent(key, owner);
 		return acquired(key, owner, super.acquire(key, owner, leaseMillis));
 	}
 
 	@Override
 	public AcquireReply acquire(String key, String owner, long leaseMillis, long waitMillis) {
-		sent(owner);
+		sent(key, owner);
 		return acquired(key, owner, super.acquire(key, owner, leaseMillis, waitMillis));
 	}
 
 	@Override
 	public AcquireReply acquireFair(String key, String owner, long leaseMillis, long waitMillis) {
-		sent(owner);
+		sent(key, owner);
 		return acquired(key, owner, super.acquireFair(key, owner, leaseMillis, waitMillis));
 	}
 
 	@Override
 	public AcquireReply acquireShared(String key, String owner, int permits, long leaseMillis) {
-		sent(owner);
+		sent(key, owner);
 		return acquired(key, owner, super.acquireShared(key, owner, permits, leaseMillis));
 	}
 
 	@Override
 	public HandOverReply handOver(String key, String owner, String newOwner, long leaseMillis, boolean mayStayLocal,
 			@Nullable String newOwnerQueuedAs) {
-		sent(newOwner);
+		sent(key, newOwner);
 		HandOverReply reply = super.handOver(key, owner, newOwner, leaseMillis, mayStayLocal, newOwnerQueuedAs);
 		if (reply instanceof Acquired acquired) {
 			this.owners.acquired(key, newOwner, acquired.fencingToken());
@@ -103,10 +103,10 @@ final class RecordingStore extends ForwardingLockStore {
 		});
 	}
 
-	private void sent(String owner) {
+	private void sent(String key, String owner) {
 		SimThread thread = this.world.currentThread();
 		this.observations.acquireSent((thread != null) ? thread.name : "a thread", owner);
-		this.owners.sent(thread, owner);
+		this.owners.sent(thread, key, owner);
 	}
 
 	private AcquireReply acquired(String key, String owner, AcquireReply reply) {

@@ -24,13 +24,18 @@ final class Waiting {
 		}
 	}
 
-	/** Threads of live processes waiting for {@code lockId}. */
-	int waiters(String lockId) {
+	/**
+	 * Threads of live processes waiting for {@code lockId}, but for those that hold it
+	 * already and await the other ids of a multi-key acquisition.
+	 */
+	int waiters(String lockId, Owners owners) {
 		List<SimThread> threads = this.byLockId.get(lockId);
 		if (threads == null) {
 			return 0;
 		}
-		return (int) threads.stream().filter((thread) -> !thread.process().isCrashed()).count();
+		return (int) threads.stream()
+			.filter((thread) -> !thread.process().isCrashed() && !owners.heldInMultiKey(thread, lockId))
+			.count();
 	}
 
 	/** Every waiting thread, in the order they started waiting per id. */
