@@ -19,16 +19,12 @@ import io.github.distlock.LockHandle;
 import io.github.distlock.LockNotAcquiredException;
 import io.github.distlock.MultiLockHandle;
 import io.github.distlock.OnLockFailure;
-import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import io.github.distlock.core.LockEngine;
 import io.github.distlock.store.InMemoryLockStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -39,8 +35,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 /**
  * A {@link DistributedLock @DistributedLock} whose key is a collection or an array locks
  * one id per distinct element, all or none, in an order that cannot deadlock; through a
- * real Spring proxy on the in-memory store, "another instance" being a separate engine on
- * the same store.
+ * real Spring proxy ({@link InterceptionContextRunner}) on the in-memory store, "another
+ * instance" being a separate engine on the same store.
  */
 class MultiKeyAnnotationTests {
 
@@ -48,16 +44,12 @@ class MultiKeyAnnotationTests {
 
 	private LockEngine otherInstance;
 
-	private ApplicationContextRunner contextRunner;
+	private InterceptionContextRunner contextRunner;
 
 	@BeforeEach
 	void setUp() {
 		this.otherInstance = new LockEngine(this.store, Duration.ofSeconds(30));
-		this.contextRunner = new ApplicationContextRunner()
-			.withConfiguration(
-					AutoConfigurations.of(AopAutoConfiguration.class, DistributedLockAutoConfiguration.class))
-			.withPropertyValues("distributed-lock.store=in-memory", "distributed-lock.wait-time=200ms")
-			.withBean(InMemoryLockStore.class, () -> this.store)
+		this.contextRunner = new InterceptionContextRunner(this.store, Duration.ofMillis(200))
 			.withUserConfiguration(ServicesConfiguration.class);
 	}
 
@@ -123,39 +115,41 @@ class MultiKeyAnnotationTests {
 
 	@Test
 	void transfersInOppositeDirectionsFromManyThreadsNeitherDeadlockNorOverlap() throws Exception {
-		this.contextRunner.withPropertyValues("distributed-lock.wait-time=30s").run((context) -> {
-			Accounts accounts = context.getBean(Accounts.class);
-			ExecutorService executor = Executors.newFixedThreadPool(6);
-			try {
-				CountDownLatch start = new CountDownLatch(1);
-				List<Future<?>> workers = new ArrayList<>();
-				for (int t = 0; t < 6; t++) {
-					boolean forward = t % 2 == 0;
-					workers.add(executor.submit(() -> {
-						start.await();
-						for (int i = 0; i < 100; i++) {
-							if (forward) {
-								accounts.move("a-1", "b-2");
+		new InterceptionContextRunner(this.store, Duration.ofSeconds(30))
+			.withUserConfiguration(ServicesConfiguration.class)
+			.run((context) -> {
+				Accounts accounts = context.getBean(Accounts.class);
+				ExecutorService executor = Executors.newFixedThreadPool(6);
+				try {
+					CountDownLatch start = new CountDownLatch(1);
+					List<Future<?>> workers = new ArrayList<>();
+					for (int t = 0; t < 6; t++) {
+						boolean forward = t % 2 == 0;
+						workers.add(executor.submit(() -> {
+							start.await();
+							for (int i = 0; i < 100; i++) {
+								if (forward) {
+									accounts.move("a-1", "b-2");
+								}
+								else {
+									accounts.move("b-2", "a-1");
+								}
 							}
-							else {
-								accounts.move("b-2", "a-1");
-							}
-						}
-						return null;
-					}));
+							return null;
+						}));
+					}
+					start.countDown();
+					for (Future<?> worker : workers) {
+						worker.get(2, TimeUnit.MINUTES);
+					}
 				}
-				start.countDown();
-				for (Future<?> worker : workers) {
-					worker.get(2, TimeUnit.MINUTES);
+				finally {
+					executor.shutdownNow();
 				}
-			}
-			finally {
-				executor.shutdownNow();
-			}
-			assertThat(accounts.overlaps()).isZero();
-			assertThat(accounts.balance("a-1") + accounts.balance("b-2")).isZero();
-			assertThat(accounts.moves()).isEqualTo(600);
-		});
+				assertThat(accounts.overlaps()).isZero();
+				assertThat(accounts.balance("a-1") + accounts.balance("b-2")).isZero();
+				assertThat(accounts.moves()).isEqualTo(600);
+			});
 	}
 
 	@Configuration(proxyBeanMethods = false)

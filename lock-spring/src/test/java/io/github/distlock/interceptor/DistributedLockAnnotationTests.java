@@ -12,16 +12,12 @@ import io.github.distlock.LockHandle;
 import io.github.distlock.LockNotAcquiredException;
 import io.github.distlock.LockService;
 import io.github.distlock.OnLockFailure;
-import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import io.github.distlock.core.LockEngine;
 import io.github.distlock.store.InMemoryLockStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -31,10 +27,11 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@link DistributedLock @DistributedLock} through a real Spring proxy, on the in-memory
- * store (the interception does not depend on the store; the store contract suites hold
- * Redis and the in-memory store to the same behaviour); "another instance" is a separate
- * {@link LockEngine} on the same store.
+ * {@link DistributedLock @DistributedLock} through a real Spring proxy (plain Spring
+ * Framework: {@link InterceptionContextRunner}), on the in-memory store (the interception
+ * does not depend on the store; the store contract suites hold Redis and the in-memory
+ * store to the same behaviour); "another instance" is a separate {@link LockEngine} on
+ * the same store.
  */
 class DistributedLockAnnotationTests {
 
@@ -42,16 +39,13 @@ class DistributedLockAnnotationTests {
 
 	private LockEngine otherInstance;
 
-	private ApplicationContextRunner contextRunner;
+	private InterceptionContextRunner contextRunner;
 
 	@BeforeEach
 	void setUp() {
 		this.otherInstance = new LockEngine(this.store, Duration.ofSeconds(30));
-		this.contextRunner = new ApplicationContextRunner()
-			.withConfiguration(
-					AutoConfigurations.of(AopAutoConfiguration.class, DistributedLockAutoConfiguration.class))
-			.withPropertyValues("distributed-lock.store=in-memory", "distributed-lock.wait-time=200ms")
-			.withBean(InMemoryLockStore.class, () -> this.store)
+		this.contextRunner = new InterceptionContextRunner(this.store, Duration.ofMillis(200))
+			.withPlaceholder("lock.name", "from-property")
 			.withUserConfiguration(ServicesConfiguration.class);
 	}
 
@@ -197,15 +191,6 @@ class DistributedLockAnnotationTests {
 		@Bean
 		Outer outer(Inventory inventory) {
 			return new Outer(inventory);
-		}
-
-		@Bean
-		static org.springframework.context.support.PropertySourcesPlaceholderConfigurer placeholders() {
-			org.springframework.context.support.PropertySourcesPlaceholderConfigurer configurer = new org.springframework.context.support.PropertySourcesPlaceholderConfigurer();
-			java.util.Properties properties = new java.util.Properties();
-			properties.setProperty("lock.name", "from-property");
-			configurer.setProperties(properties);
-			return configurer;
 		}
 
 	}

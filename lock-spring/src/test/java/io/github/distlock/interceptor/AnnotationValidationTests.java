@@ -1,35 +1,29 @@
 package io.github.distlock.interceptor;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 
 import io.github.distlock.DistributedLock;
 import io.github.distlock.LockMode;
-import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
+import io.github.distlock.store.InMemoryLockStore;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Every bad {@link DistributedLock @DistributedLock} fails the application context at
- * startup, naming the method and the attribute. Runs on the in-memory store: validation
- * does not depend on the store.
+ * startup, naming the method and the attribute ({@link InterceptionContextRunner}: plain
+ * Spring Framework). Runs on the in-memory store: validation does not depend on the
+ * store.
  */
 class AnnotationValidationTests {
 
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class, AopAutoConfiguration.class,
-				DistributedLockAutoConfiguration.class))
-		.withPropertyValues("distributed-lock.store=in-memory");
+	private final InMemoryLockStore store = new InMemoryLockStore();
 
 	static Iterable<Arguments> badAnnotations() {
 		return java.util.List.of(Arguments.of(UnparsableKey.class, "key '#sku +'", "not a valid SpEL"),
@@ -60,17 +54,16 @@ class AnnotationValidationTests {
 	@ParameterizedTest(name = "{0}")
 	@MethodSource("badAnnotations")
 	void failsAtStartupNamingMethodAndAttribute(Class<?> beanClass, String attribute, String reason) {
-		this.contextRunner.withBean(beanClass).run((context) -> {
-			assertThat(context).hasFailed();
-			Throwable failure = context.getStartupFailure();
-			while (failure.getCause() != null && !(failure instanceof IllegalStateException
-					&& failure.getMessage().startsWith("Invalid @DistributedLock"))) {
-				failure = failure.getCause();
-			}
-			assertThat(failure.getMessage()).startsWith("Invalid @DistributedLock on " + beanClass.getName() + ".")
-				.contains(attribute)
-				.contains(reason);
-		});
+		Throwable failure = new InterceptionContextRunner(this.store, Duration.ZERO).withUserConfiguration(beanClass)
+			.startupFailure();
+		assertThat(failure).as("the context's startup failure").isNotNull();
+		while (failure.getCause() != null && !(failure instanceof IllegalStateException
+				&& failure.getMessage().startsWith("Invalid @DistributedLock"))) {
+			failure = failure.getCause();
+		}
+		assertThat(failure.getMessage()).startsWith("Invalid @DistributedLock on " + beanClass.getName() + ".")
+			.contains(attribute)
+			.contains(reason);
 	}
 
 	static class UnparsableKey {
