@@ -183,9 +183,10 @@ enum Mutant {
 	 * grant announced to a token the acquisition released (spent) taken as held.
 	 */
 	SPENT_TOKEN_GRANT_TAKEN("a late grant to a spent token taken (issue 39, 4)", """
-			not found within 6,000 seeds (114 s): it needs a grant announced to the token, \
-			then the acquire that claims it answered after its lease ran out and undone, then \
-			the announcement delivered; no world has reached that order yet""", new Edit("core/QueuedGrants.java",
+			an equivalent mutant: a token is spent only after a claim answered more than a lease \
+			after it was sent, when the grant window's deadline is already past, so heldByGrant \
+			refuses the grant anyway; LateGrantToSpentTokenTests builds that order and fails only \
+			with both checks removed""", new Edit("core/QueuedGrants.java",
 			"if (fencingToken == 0 || queueing.isSpent()) {", "if (fencingToken == 0) {"));
 
 	private final String title;
