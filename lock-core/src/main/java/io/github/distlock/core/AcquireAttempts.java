@@ -1,5 +1,6 @@
 package io.github.distlock.core;
 
+import io.github.distlock.runtime.EngineRuntime;
 import io.github.distlock.LockNotAcquiredException;
 import io.github.distlock.store.AcquireReply;
 import io.github.distlock.store.Acquired;

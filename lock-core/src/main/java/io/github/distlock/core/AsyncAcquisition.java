@@ -1,5 +1,6 @@
 package io.github.distlock.core;
 
+import io.github.distlock.runtime.TaskPool;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;

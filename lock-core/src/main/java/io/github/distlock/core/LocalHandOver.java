@@ -1,5 +1,6 @@
 package io.github.distlock.core;
 
+import io.github.distlock.runtime.EngineRuntime;
 import io.github.distlock.store.Acquired;
 import io.github.distlock.store.HandOverReply;
 import io.github.distlock.store.LockStore;

@@ -1,5 +1,6 @@
 package io.github.distlock.core;
 
+import io.github.distlock.runtime.EngineRuntime;
 import java.util.ArrayList;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;

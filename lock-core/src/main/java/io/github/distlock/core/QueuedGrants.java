@@ -1,5 +1,6 @@
 package io.github.distlock.core;
 
+import io.github.distlock.runtime.EngineRuntime;
 import io.github.distlock.store.LockStore;
 import io.github.distlock.support.LogSafe;
 import org.apache.commons.logging.Log;

@@ -1,5 +1,6 @@
 package io.github.distlock.core;
 
+import io.github.distlock.runtime.TaskPool;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -1,5 +1,7 @@
 package io.github.distlock.core;
 
+import io.github.distlock.runtime.EngineRuntime;
+import io.github.distlock.runtime.TaskPool;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;

@@ -3,6 +3,8 @@ package io.github.distlock.core;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
+import io.github.distlock.runtime.EngineRuntime;
+
 /**
  * What tests of other packages may see of the engine's package-private classes. Lives in
  * the engine's package (on the test class path only) instead of widening its API.
@@ -10,7 +12,7 @@ import java.util.function.Supplier;
 public final class EngineProbe {
 
 	/** Length of an owner token: 32 hexadecimal characters. */
-	public static final int OWNER_TOKEN_LENGTH = OwnerTokens.LENGTH;
+	public static final int OWNER_TOKEN_LENGTH = EngineRuntime.system().newOwnerToken().length();
 
 	private EngineProbe() {
 	}
@@ -49,11 +51,11 @@ public final class EngineProbe {
 	}
 
 	/**
-	 * The engine's owner token source.
-	 * @return a new source of owner tokens
+	 * The engine's owner token source (the system runtime's).
+	 * @return a source of owner tokens
 	 */
 	public static Supplier<String> newOwnerTokens() {
-		return new OwnerTokens()::next;
+		return EngineRuntime.system()::newOwnerToken;
 	}
 
 }

@@ -9,8 +9,8 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
-import io.github.distlock.core.EngineRuntime;
-import io.github.distlock.core.TaskPool;
+import io.github.distlock.runtime.EngineRuntime;
+import io.github.distlock.runtime.TaskPool;
 import io.github.distlock.store.Unknown;
 import org.jspecify.annotations.Nullable;
 

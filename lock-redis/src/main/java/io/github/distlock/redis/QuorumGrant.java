@@ -2,7 +2,7 @@ package io.github.distlock.redis;
 
 import java.util.concurrent.TimeUnit;
 
-import io.github.distlock.core.EngineRuntime;
+import io.github.distlock.runtime.EngineRuntime;
 import io.github.distlock.redis.NodeCalls.Replies;
 import io.github.distlock.store.Acquired;
 import io.github.distlock.store.Unknown;

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
-import io.github.distlock.core.EngineRuntime;
+import io.github.distlock.runtime.EngineRuntime;
 import io.github.distlock.redis.NodeCalls.Replies;
 import io.github.distlock.store.AcquireReply;
 import io.github.distlock.store.Acquired;

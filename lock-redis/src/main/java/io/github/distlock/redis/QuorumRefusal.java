@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
-import io.github.distlock.core.EngineRuntime;
+import io.github.distlock.runtime.EngineRuntime;
 import io.github.distlock.redis.NodeCalls.Replies;
 import io.github.distlock.store.AcquireReply;
 import io.github.distlock.store.Acquired;

@@ -5,7 +5,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
-import io.github.distlock.core.EngineRuntime;
+import io.github.distlock.runtime.EngineRuntime;
 import io.github.distlock.store.ReleaseNotifications;
 
 /**

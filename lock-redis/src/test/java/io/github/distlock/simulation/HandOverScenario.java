@@ -7,9 +7,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 import io.github.distlock.LockHandle;
-import io.github.distlock.core.EngineRuntime;
+import io.github.distlock.runtime.EngineRuntime;
 import io.github.distlock.core.LockEngine;
-import io.github.distlock.core.TaskPool;
+import io.github.distlock.runtime.TaskPool;
 import io.github.distlock.store.AcquireReply;
 import io.github.distlock.store.ForwardingLockStore;
 import io.github.distlock.store.InMemoryLockStore;

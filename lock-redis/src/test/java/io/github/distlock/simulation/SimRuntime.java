@@ -4,8 +4,8 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
-import io.github.distlock.core.EngineRuntime;
-import io.github.distlock.core.TaskPool;
+import io.github.distlock.runtime.EngineRuntime;
+import io.github.distlock.runtime.TaskPool;
 
 /**
  * The {@link EngineRuntime} of a simulated world: its virtual clock, its parking, pools

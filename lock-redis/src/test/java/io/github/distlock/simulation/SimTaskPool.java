@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
-import io.github.distlock.core.TaskPool;
+import io.github.distlock.runtime.TaskPool;
 
 /**
  * A {@link TaskPool} of simulated threads of one process: due tasks wait in arrival order

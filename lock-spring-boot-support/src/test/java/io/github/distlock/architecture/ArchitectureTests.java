@@ -27,10 +27,8 @@ import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import io.github.distlock.LockService;
 import io.github.distlock.autoconfigure.DistributedLockConfiguration;
 import io.github.distlock.autoconfigure.DistributedLockProperties;
-import io.github.distlock.core.EngineRuntime;
 import io.github.distlock.core.HeldLockInfo;
 import io.github.distlock.core.LockInspection;
-import io.github.distlock.core.TaskPool;
 import io.github.distlock.interceptor.DistributedLockInterceptor;
 import io.github.distlock.redis.RedisLockService;
 import io.github.distlock.redis.RedisReactiveLockService;
@@ -57,8 +55,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * <pre>
  * Support        .support                          (nothing)
  * API            the root package                  Support
- * Runtime        .core: EngineRuntime, TaskPool    Support
- *                and their JVM implementation
+ * Runtime        .runtime                          Support
  * Store          .store: the SPI, in-memory store  API, Support
  * Observation    .observation                      API, Support
  * Engine         .core                             API, Support, Runtime, Store, Observation
@@ -70,16 +67,10 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * Boot wiring    .autoconfigure, .config           everything
  * </pre>
  *
- * A layer is a set of classes, not always a package: public types keep their packages
- * across the module split (no user code changes), so a few live in a package of another
- * layer, in the jar of their own layer:
- * <ul>
- * <li>{@link RedisLockService} is the engine over the Redis store, a composition above
- * both; the rest of {@code .redis} knows only the store SPI and the engine's
- * runtime.</li>
- * <li>{@link EngineRuntime} and {@link TaskPool} are the platform under the engine
- * (clock, parking, threads), which the quorum store runs on too.</li>
- * </ul>
+ * A layer is a set of classes, not always a package: {@link RedisLockService} is the
+ * engine over the Redis store, a composition above both, in {@code .redis}, whose other
+ * classes know only the store SPI and the runtime (the platform under the engine: clock,
+ * parking, threads, which the quorum store runs on too).
  */
 class ArchitectureTests {
 
@@ -106,10 +97,6 @@ class ArchitectureTests {
 	private static final String OPERATIONS = "Operations";
 
 	private static final String BOOT = "Boot wiring";
-
-	/** The platform under the engine: public types and their package-private JVM side. */
-	private static final Set<String> RUNTIME_CLASSES = Set.of(EngineRuntime.class.getName(), TaskPool.class.getName(),
-			ROOT + ".core.SystemRuntime", ROOT + ".core.SystemTaskPool", ROOT + ".core.OwnerTokens");
 
 	private static final Map<String, Module> MODULE_OF = new HashMap<>();
 
@@ -169,7 +156,8 @@ class ArchitectureTests {
 
 	@Test
 	void everyClassNamedHereExists() {
-		assertThat(RUNTIME_CLASSES).allSatisfy((name) -> assertThat(CLASSES.contain(name)).as(name).isTrue());
+		assertThat(Set.of(ROOT + ".runtime.EngineRuntime", ROOT + ".runtime.TaskPool"))
+			.allSatisfy((name) -> assertThat(CLASSES.contain(name)).as(name).isTrue());
 		assertThat(MODULE_OF.values()).containsAll(Set.of(Module.values()));
 	}
 
@@ -180,13 +168,13 @@ class ArchitectureTests {
 			.layer(API)
 			.definedBy(resideInAPackage(ROOT))
 			.layer(RUNTIME)
-			.definedBy(named(RUNTIME_CLASSES))
+			.definedBy(resideInAPackage(ROOT + ".runtime.."))
 			.layer(STORE)
 			.definedBy(resideInAPackage(ROOT + ".store.."))
 			.layer(OBSERVATION)
 			.definedBy(resideInAPackage(ROOT + ".observation.."))
 			.layer(ENGINE)
-			.definedBy(resideInAPackage(ROOT + ".core..").and(not(named(RUNTIME_CLASSES))))
+			.definedBy(resideInAPackage(ROOT + ".core.."))
 			.layer(REDIS_STORE)
 			.definedBy(resideInAPackage(ROOT + ".redis..")
 				.and(not(named(Set.of(RedisLockService.class.getName(), RedisReactiveLockService.class.getName())))))

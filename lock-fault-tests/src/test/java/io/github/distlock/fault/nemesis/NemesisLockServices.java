@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.github.distlock.core.EngineRuntime;
+import io.github.distlock.runtime.EngineRuntime;
 import io.github.distlock.core.LockEngine;
 import io.github.distlock.redis.QuorumLockStore;
 import io.github.distlock.redis.RedisLockService;

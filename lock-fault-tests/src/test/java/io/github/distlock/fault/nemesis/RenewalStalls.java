@@ -3,8 +3,8 @@ package io.github.distlock.fault.nemesis;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
-import io.github.distlock.core.EngineRuntime;
-import io.github.distlock.core.TaskPool;
+import io.github.distlock.runtime.EngineRuntime;
+import io.github.distlock.runtime.TaskPool;
 
 /**
  * The JVM's {@link EngineRuntime}, except that while a stall is set every clock read on a

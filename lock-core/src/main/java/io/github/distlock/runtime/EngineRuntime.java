@@ -1,4 +1,4 @@
-package io.github.distlock.core;
+package io.github.distlock.runtime;
 
 /**
  * What the engine takes from the platform: a monotonic clock, parking and waking its

@@ -1,4 +1,4 @@
-package io.github.distlock.core;
+package io.github.distlock.runtime;
 
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;

@@ -1,4 +1,4 @@
-package io.github.distlock.core;
+package io.github.distlock.runtime;
 
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
