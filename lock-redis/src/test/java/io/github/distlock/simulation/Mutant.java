@@ -179,6 +179,17 @@ enum Mutant {
 			new Edit("core/AcquireAttempts.java", "queueing.spend();", "")),
 
 	/**
+	 * Issue 39, 2: an acquire copy applied after its receipt expired (delayed on a
+	 * connection of its own) takes the free lock; the acquire scripts' {@code notAfter}
+	 * check put back out. Not in the simulation's reach (its nodes run no Lua and have
+	 * one connection per client): {@code LateCopyScenario} on real Redis finds it.
+	 */
+	LATE_ACQUIRE_COPY("a late acquire copy over a second connection (issue 39, 2)", """
+			the simulation's nodes run no Lua and have one connection per client: \
+			LateCopyScenario on a real master, replica and proxy finds it (MutantsTests)""",
+			new Edit("redis/LockScripts.java", "> tonumber(ARGV[%d]) then", "> tonumber(ARGV[%d]) + 3600000 then")),
+
+	/**
 	 * Issue 39's move of the spent-token check into {@code QueuedGrants.heldByGrant}: a
 	 * grant announced to a token the acquisition released (spent) taken as held.
 	 */
