@@ -6,10 +6,13 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.jar.JarFile;
 
 import com.tngtech.archunit.base.DescribedPredicate;
@@ -33,6 +36,7 @@ import io.github.distlock.interceptor.DistributedLockInterceptor;
 import io.github.distlock.redis.RedisLockService;
 import io.github.distlock.redis.RedisReactiveLockService;
 import io.github.distlock.redis.RedisLockStore;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
@@ -43,6 +47,7 @@ import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 /**
  * Holds the modules and packages of distlock to one direction, so that an import that
@@ -152,6 +157,42 @@ class ArchitectureTests {
 			.should()
 			.dependOnClassesThat(resideInAnyPackage("io.lettuce..", "org.springframework.data.."))
 			.check(CLASSES);
+	}
+
+	@Test
+	void noPackageSpansTwoOfTheseModules() {
+		Map<String, Set<Module>> modulesOfPackage = new TreeMap<>();
+		MODULE_OF.forEach((type, module) -> modulesOfPackage
+			.computeIfAbsent(type.substring(0, type.lastIndexOf('.')), (name) -> EnumSet.noneOf(Module.class))
+			.add(module));
+		assertThat(modulesOfPackage).as("packages in more than one jar")
+			.allSatisfy((name, modules) -> assertThat(modules).as(name).hasSize(1));
+	}
+
+	@Test
+	void everyJarNamesItsModule() throws IOException {
+		List<Module> jars = Arrays.stream(Module.values()).filter((module) -> jarOf(module.member) != null).toList();
+		assumeFalse(jars.isEmpty(), "the modules' classes are directories here (an IDE's build): no manifest to read");
+		for (Module module : jars) {
+			try (JarFile jar = new JarFile(jarOf(module.member).toFile())) {
+				assertThat(jar.getManifest().getMainAttributes().getValue("Automatic-Module-Name")).as(module.artifact)
+					.isEqualTo(module.moduleName);
+			}
+		}
+	}
+
+	private static @Nullable Path jarOf(Class<?> member) {
+		Path path = codeSource(member);
+		return Files.isDirectory(path) ? null : path;
+	}
+
+	private static Path codeSource(Class<?> member) {
+		try {
+			return Path.of(member.getProtectionDomain().getCodeSource().getLocation().toURI());
+		}
+		catch (URISyntaxException ex) {
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	@Test
@@ -296,17 +337,12 @@ class ArchitectureTests {
 	}
 
 	private static Location location(Class<?> member) {
-		try {
-			Path path = Path.of(member.getProtectionDomain().getCodeSource().getLocation().toURI());
-			if (Files.isDirectory(path)) {
-				return Location.of(path);
-			}
-			try (JarFile jar = new JarFile(path.toFile())) {
-				return Location.of(jar);
-			}
+		Path jar = jarOf(member);
+		if (jar == null) {
+			return Location.of(codeSource(member));
 		}
-		catch (URISyntaxException ex) {
-			throw new IllegalStateException(ex);
+		try (JarFile file = new JarFile(jar.toFile())) {
+			return Location.of(file);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
@@ -316,22 +352,27 @@ class ArchitectureTests {
 	/** The modules of the library, each with a class it holds and what it may use. */
 	private enum Module {
 
-		CORE("lock-core", LockService.class),
+		CORE("lock-core", "io.github.distlock", LockService.class),
 
-		REDIS("lock-redis", RedisLockStore.class, CORE),
+		REDIS("lock-redis", "io.github.distlock.redis", RedisLockStore.class, CORE),
 
-		SPRING("lock-spring", DistributedLockInterceptor.class, CORE),
+		SPRING("lock-spring", "io.github.distlock.spring", DistributedLockInterceptor.class, CORE),
 
-		BOOT_SUPPORT("lock-spring-boot-support", DistributedLockConfiguration.class, CORE, REDIS, SPRING);
+		BOOT_SUPPORT("lock-spring-boot-support", "io.github.distlock.boot", DistributedLockConfiguration.class, CORE,
+				REDIS, SPRING);
 
 		private final String artifact;
+
+		/** Its jar's {@code Automatic-Module-Name}. */
+		private final String moduleName;
 
 		private final Class<?> member;
 
 		private final Set<Module> below;
 
-		Module(String artifact, Class<?> member, Module... below) {
+		Module(String artifact, String moduleName, Class<?> member, Module... below) {
 			this.artifact = artifact;
+			this.moduleName = moduleName;
 			this.member = member;
 			this.below = Set.of(below);
 		}
