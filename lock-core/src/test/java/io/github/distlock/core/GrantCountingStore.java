@@ -12,6 +12,7 @@ import io.github.distlock.store.ExtendReply;
 import io.github.distlock.store.Extended;
 import io.github.distlock.store.ForwardingLockStore;
 import io.github.distlock.store.LockStore;
+import io.github.distlock.store.ForwardingReleaseListener;
 import io.github.distlock.store.ReleaseListener;
 import io.github.distlock.store.ReleaseNotifications;
 import io.github.distlock.store.ReleaseReply;
@@ -179,17 +180,7 @@ public final class GrantCountingStore extends ForwardingLockStore {
 
 	@Override
 	public ReleaseNotifications subscribe(ReleaseListener listener) {
-		return delegate().subscribe(new ReleaseListener() {
-
-			@Override
-			public void released(String key) {
-				listener.released(key);
-			}
-
-			@Override
-			public void granted(String key, String owner) {
-				listener.granted(key, owner);
-			}
+		return delegate().subscribe(new ForwardingReleaseListener(listener) {
 
 			@Override
 			public void granted(String key, String owner, long fencingToken) {

@@ -11,6 +11,7 @@ import io.github.distlock.LockHandle;
 import io.github.distlock.store.AcquireReply;
 import io.github.distlock.store.Acquired;
 import io.github.distlock.store.ForwardingLockStore;
+import io.github.distlock.store.ForwardingReleaseListener;
 import io.github.distlock.store.InMemoryLockStore;
 import io.github.distlock.store.ReleaseListener;
 import io.github.distlock.store.ReleaseNotifications;
@@ -142,17 +143,7 @@ class LateGrantToSpentTokenTests {
 
 		@Override
 		public ReleaseNotifications subscribe(ReleaseListener listener) {
-			return super.subscribe(new ReleaseListener() {
-
-				@Override
-				public void released(String key) {
-					listener.released(key);
-				}
-
-				@Override
-				public void granted(String key, String owner) {
-					listener.granted(key, owner);
-				}
+			return super.subscribe(new ForwardingReleaseListener(listener) {
 
 				@Override
 				public void granted(String key, String owner, long fencingToken) {

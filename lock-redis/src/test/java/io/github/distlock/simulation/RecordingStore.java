@@ -3,6 +3,7 @@ package io.github.distlock.simulation;
 import io.github.distlock.store.AcquireReply;
 import io.github.distlock.store.Acquired;
 import io.github.distlock.store.ForwardingLockStore;
+import io.github.distlock.store.ForwardingReleaseListener;
 import io.github.distlock.store.HandOverReply;
 import io.github.distlock.store.LockStore;
 import io.github.distlock.store.NotOwned;
@@ -82,17 +83,7 @@ final class RecordingStore extends ForwardingLockStore {
 
 	@Override
 	public ReleaseNotifications subscribe(ReleaseListener listener) {
-		return super.subscribe(new ReleaseListener() {
-
-			@Override
-			public void released(String key) {
-				listener.released(key);
-			}
-
-			@Override
-			public void granted(String key, String owner) {
-				listener.granted(key, owner);
-			}
+		return super.subscribe(new ForwardingReleaseListener(listener) {
 
 			@Override
 			public void granted(String key, String owner, long fencingToken) {
