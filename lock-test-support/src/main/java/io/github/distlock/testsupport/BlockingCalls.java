@@ -14,8 +14,10 @@ import reactor.blockhound.BlockHound;
  * {@link #recorded()} is empty.
  * <p>
  * Allowed as the short critical sections they are: the JDK timer queue's lock on removal
- * (Reactor's own integration allows offer and take), Lettuce's write lock, held while a
- * command is queued (redis/lettuce#2510), and Netty 4.2's buffer magazines.
+ * (Reactor's own integration allows offer and take), a thread pool's lock while it adds a
+ * worker (the reactive engine hands tasks to the engine's cached pool; contended, that
+ * lock parked a WebFlux event loop once, for its bookkeeping only), Lettuce's write lock,
+ * held while a command is queued (redis/lettuce#2510), and Netty 4.2's buffer magazines.
  * <p>
  * Needs {@code io.projectreactor.tools:blockhound} on the test class path and
  * {@code -XX:+AllowRedefinitionToAddDeleteMethods} on JDK 13+.
@@ -39,6 +41,7 @@ public final class BlockingCalls {
 		}
 		BlockHound.install((builder) -> builder
 			.allowBlockingCallsInside("java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue", "remove")
+			.allowBlockingCallsInside("java.util.concurrent.ThreadPoolExecutor", "addWorker")
 			.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", "incrementWriters")
 			.allowBlockingCallsInside("io.lettuce.core.protocol.SharedLock", "decrementWriters")
 			.allowBlockingCallsInside("io.netty.buffer.AdaptivePoolingAllocator$Magazine", "tryAllocate")
