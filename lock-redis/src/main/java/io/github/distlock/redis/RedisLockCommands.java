@@ -228,7 +228,7 @@ final class RedisLockCommands {
 	 * release or acquisition between the two reads.
 	 */
 	@SuppressWarnings("rawtypes")
-	private static final RedisScript<List> VALUE_AND_TTL = RedisScript
+	private static final RedisScript<List> READ_HOLD = RedisScript
 		.of("return {redis.call('GET', KEYS[1]) or '', redis.call('PTTL', KEYS[1])}", List.class);
 
 	/**
@@ -237,7 +237,7 @@ final class RedisLockCommands {
 	 * ({@link Long#MAX_VALUE} without expiry); -1 when it is absent.
 	 */
 	QuorumHolds.NodeHold hold(String key) {
-		List<?> reply = this.redis.execute(VALUE_AND_TTL, List.of(key));
+		List<?> reply = this.redis.execute(READ_HOLD, List.of(key));
 		if (reply == null || reply.size() != 2) {
 			throw new IllegalStateException("Redis returned no value and time of lock key '" + LogSafe.text(key) + "'");
 		}

@@ -19,7 +19,7 @@ final class RedisQuorumFenceRecords implements QuorumFenceRecords {
 	 * the proposal (the next acquisition on this node then continues above it). Returns
 	 * {record before, 1 if trusted else 0}.
 	 */
-	static final RedisScript<List> RECORD = RedisScript.of("""
+	static final RedisScript<List> RECORD_FENCE = RedisScript.of("""
 			local now = redis.call('time')
 			local micros = tonumber(now[1]) * 1000000 + tonumber(now[2])
 			local since = tonumber(redis.call('get', KEYS[3]))
@@ -62,8 +62,9 @@ final class RedisQuorumFenceRecords implements QuorumFenceRecords {
 
 	@Override
 	public Recorded record(String key, long proposal) {
-		List<?> reply = this.redis.execute(RECORD, List.of(recordKey(key), LockKeys.fenceKey(key), this.nodeSinceKey),
-				Long.toString(proposal), this.retentionMillis, this.retentionMicros);
+		List<?> reply = this.redis.execute(RECORD_FENCE,
+				List.of(recordKey(key), LockKeys.fenceKey(key), this.nodeSinceKey), Long.toString(proposal),
+				this.retentionMillis, this.retentionMicros);
 		if (reply == null || reply.size() != 2) {
 			throw new IllegalStateException("Redis returned no reply to the fencing record script");
 		}
