@@ -105,7 +105,7 @@ final class Implementations {
 						(redis, wait) -> new DistlockServiceClient(DistlockApplications.onRedis(redis.server(), wait),
 								wait)),
 				new LockImplementation(DISTLOCK + "-reactive",
-						"distlock ReactiveLockService.executeLocked (the auto-configured RedisReactiveLockService), "
+						"distlock ReactiveLockService.executeLocked (the auto-configured ReactiveLockEngine over the Redis store), "
 								+ "auto-renewed lease; callers are subscriptions",
 						(redis, wait) -> new DistlockReactiveClient(DistlockApplications.onRedis(redis.server(), wait),
 								wait)),

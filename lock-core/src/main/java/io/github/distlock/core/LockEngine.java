@@ -1,5 +1,7 @@
 package io.github.distlock.core;
 
+import io.github.distlock.HeldLockInfo;
+import io.github.distlock.LockInspection;
 import io.github.distlock.runtime.EngineRuntime;
 import java.time.Duration;
 import java.util.Collection;

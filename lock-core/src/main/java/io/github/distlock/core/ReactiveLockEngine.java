@@ -1,5 +1,6 @@
 package io.github.distlock.core;
 
+import io.github.distlock.LockInspection;
 import io.github.distlock.runtime.EngineRuntime;
 import java.time.Duration;
 import java.util.function.Function;

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
+import io.github.distlock.HeldLockInfo;
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockLostException;
 import io.github.distlock.LockService;

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockNotAcquiredException;
 import io.github.distlock.redis.LockServiceProbe;
-import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -43,8 +43,8 @@ class AmbiguousAcquireTests {
 	void anAcquireAppliedAfterTheClientGaveUpRunsNothingAndBlocksNobodyPastTheLease() throws Exception {
 		int cleanedUpAtOnce = 0;
 		try (LockClients clients = new LockClients(redis.host(), redis.port(), COMMAND_TIMEOUT)) {
-			RedisLockService gaveUp = clients.newService(LEASE, Duration.ofMinutes(1));
-			RedisLockService other = clients.newService(LEASE, Duration.ofMinutes(1));
+			LockEngine gaveUp = clients.newService(LEASE, Duration.ofMinutes(1));
+			LockEngine other = clients.newService(LEASE, Duration.ofMinutes(1));
 			for (int round = 0; round < ROUNDS; round++) {
 				String id = "ambiguous-" + round;
 				String key = "distlock:{" + id + "}";

@@ -10,8 +10,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import io.github.distlock.LockHandle;
-import io.github.distlock.core.HeldLockInfo;
-import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.HeldLockInfo;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.ClientJvm;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
@@ -60,7 +60,7 @@ class HolderKilledTests {
 		try (ClientJvms jvms = new ClientJvms(redis.server(), fence.server(), LEASE, COMMAND_TIMEOUT);
 				LockClients clients = new LockClients(redis.host(), redis.port(), COMMAND_TIMEOUT);
 				TtlWatch ttlWatch = TtlWatch.start(redis.server())) {
-			RedisLockService contender = clients.newService(LEASE, Duration.ofSeconds(3));
+			LockEngine contender = clients.newService(LEASE, Duration.ofSeconds(3));
 			Deque<ClientJvm> spares = new ArrayDeque<>();
 			int started = 0;
 			for (; started < Math.min(SPARES, CYCLES); started++) {
@@ -120,7 +120,7 @@ class HolderKilledTests {
 	 * {@code System.nanoTime()} at which the acquire of the service's current hold of
 	 * {@code id} was sent.
 	 */
-	private static long acquireSentNanos(RedisLockService service, String id) {
+	private static long acquireSentNanos(LockEngine service, String id) {
 		long nowNanos = System.nanoTime();
 		Instant now = Instant.now();
 		HeldLockInfo held = service.heldLocks()

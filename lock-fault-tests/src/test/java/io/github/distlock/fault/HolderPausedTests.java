@@ -5,7 +5,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import io.github.distlock.LockHandle;
-import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.ClientJvm;
 import io.github.distlock.testsupport.FencedResource;
 import io.github.distlock.testsupport.RedisServerExtension;
@@ -59,7 +59,7 @@ class HolderPausedTests {
 		try (ClientJvms jvms = new ClientJvms(redis.server(), fence.server(), LEASE, COMMAND_TIMEOUT);
 				LockClients clients = new LockClients(redis.host(), redis.port(), COMMAND_TIMEOUT);
 				FencedResource resource = FencedResource.connect(fence.server())) {
-			RedisLockService contender = clients.newService(CONTENDER_LEASE, Duration.ofSeconds(3));
+			LockEngine contender = clients.newService(CONTENDER_LEASE, Duration.ofSeconds(3));
 			ClientJvm holder = ClientJvms.awaitReady(jvms.start("paused-holder", "holder"));
 			for (int cycle = 0; cycle < CYCLES; cycle++) {
 				String id = "paused-" + cycle;

@@ -21,17 +21,17 @@ import io.github.distlock.LockHandle;
 
 import io.github.distlock.LockLostException;
 import io.github.distlock.redis.LockServiceProbe;
-import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.FencedResource;
 import io.github.distlock.testsupport.Hold;
 
 /**
  * The lock client that fault tests run in separate JVMs
  * ({@link io.github.distlock.testsupport.ClientJvm}): a plain {@code main} on
- * {@link RedisLockService} with its own Lettuce connection factory, no Spring context, so
- * it starts fast. It prints one line per event on standard output and reads commands from
- * standard input; it halts when its standard input ends, so it never outlives the test
- * JVM.
+ * {@link io.github.distlock.core.LockEngine} over a Redis store with its own Lettuce
+ * connection factory, no Spring context, so it starts fast. It prints one line per event
+ * on standard output and reads commands from standard input; it halts when its standard
+ * input ends, so it never outlives the test JVM.
  * <p>
  * Arguments ({@code --name=value}): {@code redis} and {@code fence} (ports of the lock
  * Redis and of the {@link FencedResource} store), {@code lease} and {@code timeout}
@@ -72,11 +72,11 @@ public final class LockClient {
 
 	private final String name;
 
-	private final RedisLockService service;
+	private final LockEngine service;
 
 	private final int fencePort;
 
-	private LockClient(Map<String, String> options, RedisLockService service) {
+	private LockClient(Map<String, String> options, LockEngine service) {
 		this.options = options;
 		this.name = options.getOrDefault("name", "client");
 		this.service = service;
@@ -88,7 +88,7 @@ public final class LockClient {
 		startStdinReader();
 		try (LockClients clients = new LockClients("127.0.0.1", Integer.parseInt(options.get("redis")),
 				Duration.ofMillis(Long.parseLong(options.get("timeout"))))) {
-			RedisLockService service = clients.newService(Duration.ofMillis(Long.parseLong(options.get("lease"))),
+			LockEngine service = clients.newService(Duration.ofMillis(Long.parseLong(options.get("lease"))),
 					Duration.ofSeconds(5));
 			service.setLockLostListener((lost) -> print("LOST_EVENT " + lost.lockId() + " " + lost.fencingToken()));
 			LockClient client = new LockClient(options, service);

@@ -4,8 +4,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.redis.RedisLockSettings;
+import io.github.distlock.redis.RedisLockStore;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
@@ -26,7 +27,9 @@ final class LockClients implements AutoCloseable {
 
 	private final Duration commandTimeout;
 
-	private final List<RedisLockService> services = new ArrayList<>();
+	private final List<LockEngine> services = new ArrayList<>();
+
+	private final List<RedisLockStore> stores = new ArrayList<>();
 
 	private final List<LettuceConnectionFactory> factories = new ArrayList<>();
 
@@ -41,7 +44,7 @@ final class LockClients implements AutoCloseable {
 	 * {@code distlock:}. Connected first because an acquire whose reply comes after its
 	 * lease counts as not acquired, and a cold JVM's first connection can take that long.
 	 */
-	RedisLockService newService(Duration lease, Duration fencingRetention) {
+	LockEngine newService(Duration lease, Duration fencingRetention) {
 		LettuceClientConfiguration client = LettuceClientConfiguration.builder()
 			.commandTimeout(this.commandTimeout)
 			.build();
@@ -50,8 +53,10 @@ final class LockClients implements AutoCloseable {
 		factory.afterPropertiesSet();
 		factory.start();
 		this.factories.add(factory);
-		RedisLockService service = new RedisLockService(new StringRedisTemplate(factory),
+		RedisLockStore store = new RedisLockStore(new StringRedisTemplate(factory),
 				RedisLockSettings.defaults().withLeaseTime(lease).withFencingRetention(fencingRetention));
+		this.stores.add(store);
+		LockEngine service = new LockEngine(store, lease);
 		this.services.add(service);
 		connect(service);
 		return service;
@@ -61,7 +66,7 @@ final class LockClients implements AutoCloseable {
 	 * Connects, retrying: on a loaded machine a cold JVM may not finish Lettuce's
 	 * connection handshake within a short command timeout.
 	 */
-	private static void connect(RedisLockService service) {
+	private static void connect(LockEngine service) {
 		for (int attempt = 1;; attempt++) {
 			try {
 				service.isLocked("warm-up");
@@ -84,9 +89,11 @@ final class LockClients implements AutoCloseable {
 
 	@Override
 	public void close() {
-		this.services.forEach(RedisLockService::destroy);
+		this.services.forEach(LockEngine::destroy);
+		this.stores.forEach(RedisLockStore::close);
 		this.factories.forEach(LettuceConnectionFactory::destroy);
 		this.services.clear();
+		this.stores.clear();
 		this.factories.clear();
 	}
 

@@ -8,9 +8,9 @@ import java.util.concurrent.TimeUnit;
 import io.github.distlock.LockHandle;
 import io.github.distlock.context.LockLostEvent;
 import io.github.distlock.LockLostException;
-import io.github.distlock.core.HeldLockInfo;
+import io.github.distlock.HeldLockInfo;
 import io.github.distlock.redis.LockServiceProbe;
-import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisServerExtension;
 import io.github.distlock.testsupport.TcpProxy;
 import org.junit.jupiter.api.AutoClose;
@@ -42,8 +42,8 @@ class LockLossVisibilityTests {
 	@Test
 	void aDeletedKeyIsFoundByRenewalAndTheCloseSparesTheNextOwner() throws Exception {
 		Duration lease = Duration.ofMillis(900);
-		RedisLockService service = this.clients.newService(lease, Duration.ofMinutes(1));
-		RedisLockService next = this.clients.newService(lease, Duration.ofMinutes(1));
+		LockEngine service = this.clients.newService(lease, Duration.ofMinutes(1));
+		LockEngine next = this.clients.newService(lease, Duration.ofMinutes(1));
 		LockLostEvents events = LockLostEvents.of(service);
 		LockHandle handle = service.lock("deleted", Duration.ZERO);
 		redis.command("DEL", "distlock:{deleted}");
@@ -74,7 +74,7 @@ class LockLossVisibilityTests {
 		Duration lease = Duration.ofSeconds(3);
 		try (TcpProxy proxy = TcpProxy.to(redis.server());
 				LockClients partitioned = new LockClients(proxy.host(), proxy.port(), COMMAND_TIMEOUT)) {
-			RedisLockService service = partitioned.newService(lease, Duration.ofMinutes(1));
+			LockEngine service = partitioned.newService(lease, Duration.ofMinutes(1));
 			List<Long> signalledAt = new ArrayList<>();
 			service.setLockLostListener((event) -> {
 				synchronized (signalledAt) {
@@ -107,7 +107,7 @@ class LockLossVisibilityTests {
 
 	@Test
 	void aHolderSeesItsLeaseEndWithoutARoundTrip() {
-		RedisLockService service = this.clients.newService(Duration.ofSeconds(30), Duration.ofMinutes(1));
+		LockEngine service = this.clients.newService(Duration.ofSeconds(30), Duration.ofMinutes(1));
 		LockHandle handle = service.tryLock("local-deadline", Duration.ZERO, Duration.ofMillis(400)).orElseThrow();
 		redis.command("CONFIG", "RESETSTAT");
 		await().atMost(Duration.ofSeconds(10)).until(() -> !handle.isHeld());
@@ -118,8 +118,8 @@ class LockLossVisibilityTests {
 	@Test
 	void shutdownReleasesEveryLockAndStopsRenewal() throws Exception {
 		Duration lease = Duration.ofMillis(900);
-		RedisLockService service = this.clients.newService(lease, Duration.ofMinutes(1));
-		RedisLockService next = this.clients.newService(lease, Duration.ofMinutes(1));
+		LockEngine service = this.clients.newService(lease, Duration.ofMinutes(1));
+		LockEngine next = this.clients.newService(lease, Duration.ofMinutes(1));
 		List<LockHandle> handles = new ArrayList<>();
 		for (int i = 0; i < 4; i++) {
 			handles.add(service.lock("shutdown-" + i, Duration.ZERO));

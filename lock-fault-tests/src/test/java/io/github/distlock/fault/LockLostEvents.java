@@ -8,7 +8,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import io.github.distlock.context.LockLostEvent;
-import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.core.LockEngine;
 
 /**
  * Collects the {@link LockLostEvent}s a lock service publishes, in place of an
@@ -18,7 +18,7 @@ final class LockLostEvents {
 
 	private final BlockingQueue<LockLostEvent> events = new LinkedBlockingQueue<>();
 
-	static LockLostEvents of(RedisLockService service) {
+	static LockLostEvents of(LockEngine service) {
 		LockLostEvents events = new LockLostEvents();
 		service.setLockLostListener((lost) -> events.events
 			.add(new LockLostEvent(service, lost.lockId(), lost.fencingToken(), lost.reason())));

@@ -8,7 +8,7 @@ import io.github.distlock.LockHandle;
 import io.github.distlock.context.LockLostEvent;
 import io.github.distlock.LockLostException;
 import io.github.distlock.redis.LockServiceProbe;
-import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisServerExtension;
 import io.github.distlock.testsupport.TcpProxy;
 import org.junit.jupiter.api.AfterEach;
@@ -83,8 +83,8 @@ class NetworkFaultTests {
 	}
 
 	private void survivesPartition(String id, Runnable fault) throws Exception {
-		RedisLockService holderService = this.partitioned.newService(LEASE, Duration.ofMinutes(1));
-		RedisLockService otherService = this.direct.newService(LEASE, Duration.ofMinutes(1));
+		LockEngine holderService = this.partitioned.newService(LEASE, Duration.ofMinutes(1));
+		LockEngine otherService = this.direct.newService(LEASE, Duration.ofMinutes(1));
 		LockLostEvents events = LockLostEvents.of(holderService);
 		LockHandle holder = holderService.lock(id, Duration.ZERO);
 

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.distlock.LockHandle;
 import io.github.distlock.redis.LockServiceProbe;
-import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -47,9 +47,9 @@ class RedisPauseTests {
 	void aPauseShorterThanTheLeaseKeepsTheHolderAndBoundsTheWaiters() throws Exception {
 		ExecutorService pool = Executors.newCachedThreadPool();
 		try (LockClients clients = new LockClients(redis.host(), redis.port(), COMMAND_TIMEOUT)) {
-			RedisLockService holderService = clients.newService(LEASE, Duration.ofMinutes(1));
-			RedisLockService waiting = clients.newService(LEASE, Duration.ofMinutes(1));
-			RedisLockService arriving = clients.newService(LEASE, Duration.ofMinutes(1));
+			LockEngine holderService = clients.newService(LEASE, Duration.ofMinutes(1));
+			LockEngine waiting = clients.newService(LEASE, Duration.ofMinutes(1));
+			LockEngine arriving = clients.newService(LEASE, Duration.ofMinutes(1));
 			LockLostEvents events = LockLostEvents.of(holderService);
 			LockHandle holder = holderService.lock("paused-redis", Duration.ZERO);
 			String holderKey = redis.command("GET", "distlock:{paused-redis}");
@@ -101,7 +101,7 @@ class RedisPauseTests {
 		}
 	}
 
-	private static Outcome tryLock(RedisLockService service, Duration waitTime) {
+	private static Outcome tryLock(LockEngine service, Duration waitTime) {
 		long start = System.nanoTime();
 		String result;
 		boolean acquired = false;

@@ -11,7 +11,7 @@ import io.github.distlock.LockHandle;
 import io.github.distlock.context.LockLostEvent;
 import io.github.distlock.LockLostException;
 import io.github.distlock.redis.LockServiceProbe;
-import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -41,8 +41,8 @@ class RedisRestartTests {
 	@Timeout(value = 2, unit = TimeUnit.MINUTES)
 	void locksHeldAcrossARestartWithoutDataAreReportedLostAndNeverRecreated() throws Exception {
 		try (LockClients clients = new LockClients(redis.host(), redis.port(), COMMAND_TIMEOUT)) {
-			RedisLockService before = clients.newService(LEASE, Duration.ofMinutes(1));
-			RedisLockService after = clients.newService(LEASE, Duration.ofMinutes(1));
+			LockEngine before = clients.newService(LEASE, Duration.ofMinutes(1));
+			LockEngine after = clients.newService(LEASE, Duration.ofMinutes(1));
 			LockLostEvents events = LockLostEvents.of(before);
 			List<LockHandle> handles = new ArrayList<>();
 			for (int i = 0; i < LOCKS; i++) {

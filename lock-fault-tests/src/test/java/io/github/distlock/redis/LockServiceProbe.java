@@ -1,8 +1,10 @@
 package io.github.distlock.redis;
 
+import io.github.distlock.core.LockEngine;
+
 /**
- * Reads the local bookkeeping of a {@link RedisLockService}, for fault tests that check
- * it is back to empty. The count is public on
+ * Reads the local bookkeeping of a {@link io.github.distlock.core.LockEngine}, for fault
+ * tests that check it is back to empty. The count is public on
  * {@link io.github.distlock.core.LockEngine#trackedLockCount()} now; this keeps the fault
  * tests' wording.
  */
@@ -16,7 +18,7 @@ public final class LockServiceProbe {
 	 * @param service the lock service
 	 * @return the number of tracked lock ids
 	 */
-	public static int trackedLockCount(RedisLockService service) {
+	public static int trackedLockCount(LockEngine service) {
 		return service.trackedLockCount();
 	}
 

@@ -5,7 +5,8 @@ import java.time.Duration;
 import io.github.distlock.support.DurationText;
 
 /**
- * Settings of a {@link RedisLockService}.
+ * Settings of a {@link RedisLockStore}: key prefix, lease, fencing retention and
+ * replication.
  *
  * @param keyPrefix prefix of every Redis key and channel the lock writes; no braces
  * @param leaseTime lease of auto-renewed locks, renewed about every third of it

@@ -12,6 +12,7 @@ import java.util.concurrent.locks.LockSupport;
 
 import io.github.distlock.LockHandle;
 import io.github.distlock.core.EngineProbe;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisServer;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
@@ -54,7 +55,7 @@ class AclTests {
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension(AclTests::startRedis);
 
-	private final List<RedisLockService> services = new ArrayList<>();
+	private final List<LockEngine> services = new ArrayList<>();
 
 	private final List<LettuceConnectionFactory> factories = new ArrayList<>();
 
@@ -81,13 +82,13 @@ class AclTests {
 
 	@AfterEach
 	void close() {
-		this.services.forEach(RedisLockService::destroy);
+		this.services.forEach(LockEngine::destroy);
 		this.factories.forEach(LettuceConnectionFactory::destroy);
 	}
 
 	@Test
 	void acquireReleaseExtendRenewAndFencingWithTheMinimalAcl() {
-		RedisLockService service = service("locker", "locker-secret",
+		LockEngine service = service("locker", "locker-secret",
 				RedisLockSettings.defaults().withLeaseTime(Duration.ofMillis(1500)));
 		LockHandle first = service.lock("acl", Duration.ZERO);
 		assertThat(service.isLocked("acl")).isTrue();
@@ -107,8 +108,8 @@ class AclTests {
 
 	@Test
 	void fairLocksAreQueuedAndGrantedWithTheMinimalAclAndTheQueueCommands() throws Exception {
-		RedisLockService a = service("fair-locker", "fair-locker-secret", RedisLockSettings.defaults());
-		RedisLockService b = service("fair-locker", "fair-locker-secret", RedisLockSettings.defaults());
+		LockEngine a = service("fair-locker", "fair-locker-secret", RedisLockSettings.defaults());
+		LockEngine b = service("fair-locker", "fair-locker-secret", RedisLockSettings.defaults());
 		LockHandle held = a.fair().lock("acl-fair", Duration.ZERO);
 		ExecutorService pool = Executors.newSingleThreadExecutor();
 		try {
@@ -131,8 +132,8 @@ class AclTests {
 
 	@Test
 	void aWaiterOnAnotherInstanceIsWokenByPubSubAndALocalOneByHandOver() throws Exception {
-		RedisLockService a = service("locker", "locker-secret", RedisLockSettings.defaults());
-		RedisLockService b = service("locker", "locker-secret", RedisLockSettings.defaults());
+		LockEngine a = service("locker", "locker-secret", RedisLockSettings.defaults());
+		LockEngine b = service("locker", "locker-secret", RedisLockSettings.defaults());
 		LockHandle held = a.lock("acl-wait", Duration.ZERO);
 		ExecutorService pool = Executors.newFixedThreadPool(2);
 		try {
@@ -165,7 +166,7 @@ class AclTests {
 
 	@Test
 	void keysOutsideTheUsersPatternFailAtOnceWithNoperm() {
-		RedisLockService service = service("other-prefix", "other-secret", RedisLockSettings.defaults());
+		LockEngine service = service("other-prefix", "other-secret", RedisLockSettings.defaults());
 		assertTimeoutPreemptively(Duration.ofSeconds(30),
 				() -> assertThatException().isThrownBy(() -> service.lock("denied", Duration.ofSeconds(20)))
 					.satisfies((ex) -> assertThat(messages(ex)).contains("NOPERM")));
@@ -174,7 +175,7 @@ class AclTests {
 
 	@Test
 	void scriptsNotAllowedFailAtOnceWithNoperm() {
-		RedisLockService service = service("no-scripts", "no-scripts-secret", RedisLockSettings.defaults());
+		LockEngine service = service("no-scripts", "no-scripts-secret", RedisLockSettings.defaults());
 		assertTimeoutPreemptively(Duration.ofSeconds(30),
 				() -> assertThatException().isThrownBy(() -> service.lock("denied", Duration.ofSeconds(20)))
 					.satisfies((ex) -> assertThat(messages(ex)).contains("NOPERM")));
@@ -182,8 +183,8 @@ class AclTests {
 
 	@Test
 	void aReleaseThatMayNotPublishFailsWithRedissAclErrorInsteadOfBeingSwallowed() throws Exception {
-		RedisLockService service = service("no-channels", "no-channels-secret", RedisLockSettings.defaults());
-		RedisLockService other = service("locker", "locker-secret", RedisLockSettings.defaults());
+		LockEngine service = service("no-channels", "no-channels-secret", RedisLockSettings.defaults());
+		LockEngine other = service("locker", "locker-secret", RedisLockSettings.defaults());
 		LockHandle held = service.lock("no-publish", Duration.ZERO);
 		// Another instance fails to acquire and flags the lock as contended: its release
 		// must publish.
@@ -200,7 +201,7 @@ class AclTests {
 		return command.subList(head.size(), command.size()).toArray(String[]::new);
 	}
 
-	private RedisLockService service(String user, String password, RedisLockSettings settings) {
+	private LockEngine service(String user, String password, RedisLockSettings settings) {
 		RedisStandaloneConfiguration server = new RedisStandaloneConfiguration(redis.host(), redis.port());
 		server.setUsername(user);
 		server.setPassword(password);
@@ -209,7 +210,7 @@ class AclTests {
 		factory.afterPropertiesSet();
 		factory.start();
 		this.factories.add(factory);
-		RedisLockService service = new RedisLockService(new StringRedisTemplate(factory), settings);
+		LockEngine service = RedisEngines.blocking(new StringRedisTemplate(factory), settings);
 		this.services.add(service);
 		return service;
 	}

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockService;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.store.Acquired;
 import io.github.distlock.store.ExtendReply;
 import io.github.distlock.store.Extended;
@@ -100,8 +101,8 @@ class ClusterKeySlotTests {
 
 	@Test
 	void contendedLocksOfHostileIdsAreAcquiredReleasedAndAnnouncedOnTheirMaster() {
-		RedisLockService first = this.clients.newService();
-		RedisLockService second = this.clients.newService();
+		LockEngine first = this.clients.newService();
+		LockEngine second = this.clients.newService();
 		for (String id : HostileKeyTests.HOSTILE_IDS) {
 			try (LockHandle held = first.lock(id, Duration.ZERO)) {
 				// Refused: flags the lock contended, so its release announces by

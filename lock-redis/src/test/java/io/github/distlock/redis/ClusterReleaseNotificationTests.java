@@ -42,7 +42,7 @@ class ClusterReleaseNotificationTests {
 
 	private final List<LockEngine> engines = new ArrayList<>();
 
-	private final RedisLockService holder = this.clients.newService();
+	private final LockEngine holder = this.clients.newService();
 
 	private final CountingLockStore waiterStore = new CountingLockStore(this.clients.newStore());
 

@@ -38,7 +38,7 @@ class ClusterWithoutShardedPubSubTests {
 
 	@Test
 	void releasesAreBroadcastAndWakeTheWaiterOfAnotherInstance() throws Exception {
-		RedisLockService holder = this.clients.newService();
+		LockEngine holder = this.clients.newService();
 		CountingLockStore waiterStore = new CountingLockStore(this.clients.newStore());
 		LockEngine waiter = new LockEngine(waiterStore, Duration.ofSeconds(30));
 		try {

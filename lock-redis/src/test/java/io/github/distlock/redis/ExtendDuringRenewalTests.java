@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.distlock.LockHandle;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.AutoClose;
@@ -40,17 +41,16 @@ class ExtendDuringRenewalTests {
 		this.extender.awaitTermination(10, TimeUnit.SECONDS);
 	}
 
-	private RedisLockService newService(Duration lease) {
+	private LockEngine newService(Duration lease) {
 		this.template = new ScriptCallsTemplate(this.clients.newConnectionFactory());
-		RedisLockService service = new RedisLockService(this.template,
-				RedisLockSettings.defaults().withLeaseTime(lease));
+		LockEngine service = RedisEngines.blocking(this.template, RedisLockSettings.defaults().withLeaseTime(lease));
 		service.isLocked("warm-up");
 		return service;
 	}
 
 	@Test
 	void anExtendRacingARenewalNeverLeavesTheLocalDeadlineLaterThanRedisExpiry() throws Exception {
-		RedisLockService service = newService(Duration.ofSeconds(3));
+		LockEngine service = newService(Duration.ofSeconds(3));
 		try {
 			LockHandle handle = service.lock("raced", Duration.ZERO);
 			String key = "distlock:{raced}";
@@ -86,7 +86,7 @@ class ExtendDuringRenewalTests {
 
 	@Test
 	void anAutoRenewedLockExtendedToAShortLeaseIsRenewedWithIt() {
-		RedisLockService service = newService(Duration.ofSeconds(3));
+		LockEngine service = newService(Duration.ofSeconds(3));
 		try {
 			LockHandle handle = service.lock("short", Duration.ZERO);
 			String key = "distlock:{short}";
@@ -118,7 +118,7 @@ class ExtendDuringRenewalTests {
 	 * between the reads; and a handle that says held after Redis was read proves the key
 	 * was ours when read.
 	 */
-	private void assertLocalDeadlineNotAfterRedisExpiry(RedisLockService service, LockHandle handle, String key) {
+	private void assertLocalDeadlineNotAfterRedisExpiry(LockEngine service, LockHandle handle, String key) {
 		// Before the local read: everything between it and the reply of PTTL counts as
 		// slack.
 		// Read first: the actuator's view shows a token once it was read.

@@ -10,6 +10,7 @@ import ch.qos.logback.classic.Level;
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockLostException;
 import io.github.distlock.LockNotAcquiredException;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.support.LogSafe;
 import io.github.distlock.testsupport.RedisServer;
 import io.github.distlock.testsupport.RedisServerExtension;
@@ -54,8 +55,8 @@ class HostileKeyTests {
 
 	@Test
 	void distinctHostileIdsLockDistinctKeysInTheSlotOfTheirOwnEscapedId() {
-		RedisLockService holder = this.clients.newService();
-		RedisLockService other = this.clients.newService();
+		LockEngine holder = this.clients.newService();
+		LockEngine other = this.clients.newService();
 		List<LockHandle> held = new ArrayList<>();
 		try {
 			for (String id : HOSTILE_IDS) {
@@ -107,8 +108,8 @@ class HostileKeyTests {
 
 	@Test
 	void idsCannotForgeLogLinesAndHugeIdsAreShortened() {
-		RedisLockService holder = this.clients.newService();
-		RedisLockService other = this.clients.newService();
+		LockEngine holder = this.clients.newService();
+		LockEngine other = this.clients.newService();
 		String forging = "order-1\r\n12:00:00.000 [main] ERROR forged -- \u2028\u0085\u202Eline";
 		String huge = "y".repeat(1_000_000);
 		try (CapturedLogs logs = CapturedLogs.from(Level.DEBUG)) {
@@ -137,7 +138,7 @@ class HostileKeyTests {
 
 	@Test
 	void nullAndEmptyArgumentsFailBeforeAnythingIsLocked() {
-		RedisLockService service = this.clients.newService();
+		LockEngine service = this.clients.newService();
 		assertThatIllegalArgumentException().isThrownBy(() -> service.tryLock(null, Duration.ZERO, null))
 			.withMessageContaining("lockId");
 		assertThatIllegalArgumentException().isThrownBy(() -> service.lock("", Duration.ZERO))

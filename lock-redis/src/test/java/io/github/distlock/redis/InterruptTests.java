@@ -19,6 +19,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockNotAcquiredException;
 import io.github.distlock.core.EngineProbe;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
@@ -42,7 +43,7 @@ class InterruptTests {
 
 	@Test
 	void anInterruptedLocalWaiterThrowsAndTheLockGoesToTheNextOne() throws Exception {
-		RedisLockService service = this.clients.newService();
+		LockEngine service = this.clients.newService();
 		LockHandle held = service.lock("queue", Duration.ZERO);
 		AtomicReference<Throwable> outcome = new AtomicReference<>();
 		Thread interrupted = waiter(service, "queue", outcome);
@@ -66,7 +67,7 @@ class InterruptTests {
 
 	@Test
 	void anInterruptedHolderHandsTheLockOverAndKeepsItsInterrupt() throws Exception {
-		RedisLockService service = this.clients.newService();
+		LockEngine service = this.clients.newService();
 		LockHandle held = service.lock("hand-over", Duration.ZERO);
 		AtomicReference<Throwable> nextOutcome = new AtomicReference<>();
 		Thread next = waiter(service, "hand-over", nextOutcome);
@@ -87,8 +88,8 @@ class InterruptTests {
 
 	@Test
 	void randomInterruptsLeaveNoLockKeyEntryOrRenewalBehind() throws Exception {
-		RedisLockService[] instances = { this.clients.newService(), this.clients.newService() };
-		for (RedisLockService instance : instances) {
+		LockEngine[] instances = { this.clients.newService(), this.clients.newService() };
+		for (LockEngine instance : instances) {
 			instance.isLocked("connect");
 		}
 		int ids = 4;
@@ -103,7 +104,7 @@ class InterruptTests {
 		CountDownLatch started = new CountDownLatch(threads);
 		List<Thread> workers = new ArrayList<>();
 		for (int t = 0; t < threads; t++) {
-			RedisLockService instance = instances[t % instances.length];
+			LockEngine instance = instances[t % instances.length];
 			Thread worker = new Thread(() -> {
 				started.countDown();
 				while (running.get()) {
@@ -163,14 +164,14 @@ class InterruptTests {
 		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
 			assertThat(redis.keys("distlock:{race-*}"))
 				.allMatch((key) -> key.endsWith(":fence") || key.endsWith(":released"));
-			for (RedisLockService instance : instances) {
+			for (LockEngine instance : instances) {
 				assertThat(instance.trackedLockCount()).isZero();
 				assertThat(instance.pendingRenewalTasks()).isZero();
 			}
 		});
 	}
 
-	private static Thread waiter(RedisLockService service, String lockId, AtomicReference<Throwable> outcome) {
+	private static Thread waiter(LockEngine service, String lockId, AtomicReference<Throwable> outcome) {
 		Thread thread = new Thread(() -> {
 			try (LockHandle handle = service.lock(lockId, Duration.ofSeconds(60))) {
 				assertThat(handle.isHeld()).isTrue();

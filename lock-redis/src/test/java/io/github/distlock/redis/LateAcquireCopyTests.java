@@ -3,6 +3,7 @@ package io.github.distlock.redis;
 import java.time.Duration;
 
 import io.github.distlock.LockHandle;
+import io.github.distlock.core.LockEngine;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,7 +30,7 @@ class LateAcquireCopyTests {
 	@Test
 	void aLateCopyOfAnAcquireThatWasRetriedAndReleasedDoesNotRecreateTheLock() {
 		try (LateCopyScenario scenario = LateCopyScenario.start()) {
-			RedisLockService instance = scenario.throughTheProxy();
+			LockEngine instance = scenario.throughTheProxy();
 			scenario.holdTheNextAcquire(instance);
 
 			// The first attempt times out; the next one, on a fresh connection, acquires.

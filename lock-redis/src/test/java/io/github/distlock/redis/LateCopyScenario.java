@@ -9,6 +9,7 @@ import java.util.regex.Pattern;
 
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockNotAcquiredException;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisServer;
 import io.github.distlock.testsupport.TcpProxy;
 import org.jspecify.annotations.Nullable;
@@ -74,7 +75,7 @@ public final class LateCopyScenario implements AutoCloseable {
 	 */
 	public static @Nullable String run() {
 		try (LateCopyScenario scenario = start()) {
-			RedisLockService instance = scenario.throughTheProxy();
+			LockEngine instance = scenario.throughTheProxy();
 			scenario.holdTheNextAcquire(instance);
 			try {
 				instance.lock(LOCK_ID, Duration.ZERO).close();
@@ -95,7 +96,7 @@ public final class LateCopyScenario implements AutoCloseable {
 	 * An instance with a 30 s lease whose acquisitions wait for one replica, through the
 	 * proxy, 500 ms command timeout (receipts live 2 s).
 	 */
-	RedisLockService throughTheProxy() {
+	LockEngine throughTheProxy() {
 		return replicated(this.proxy.port());
 	}
 
@@ -103,7 +104,7 @@ public final class LateCopyScenario implements AutoCloseable {
 	 * Warms the instance up (script cached, dedicated connection open), then makes the
 	 * proxy hold the connection that sends the next acquire.
 	 */
-	void holdTheNextAcquire(RedisLockService instance) {
+	void holdTheNextAcquire(LockEngine instance) {
 		instance.lock("warm-up", Duration.ofSeconds(10)).close();
 		this.proxy.holdRequestsOfConnectionSending(PreparedScript.of(LockScripts.ACQUIRE).sha1);
 	}
@@ -143,14 +144,14 @@ public final class LateCopyScenario implements AutoCloseable {
 		return calls.find() ? Long.parseLong(calls.group(1)) : 0;
 	}
 
-	private RedisLockService replicated(int port) {
+	private LockEngine replicated(int port) {
 		LettuceConnectionFactory factory = new LettuceConnectionFactory(
 				new RedisStandaloneConfiguration(this.master.host(), port),
 				LettuceClientConfiguration.builder().commandTimeout(COMMAND_TIMEOUT).build());
 		factory.afterPropertiesSet();
 		factory.start();
 		closing(factory::destroy);
-		RedisLockService service = closing(new RedisLockService(new StringRedisTemplate(factory),
+		LockEngine service = closing(RedisEngines.blocking(new StringRedisTemplate(factory),
 				RedisLockSettings.defaults()
 					.withLeaseTime(Duration.ofSeconds(30))
 					.withReplication(1, Duration.ofSeconds(1))));

@@ -3,6 +3,7 @@ package io.github.distlock.redis;
 import java.time.Duration;
 
 import io.github.distlock.LockHandle;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
@@ -29,8 +30,8 @@ class LongLeaseRenewalTests {
 
 	@Test
 	void aLockWithALongLeaseIsRenewedBeforeTheLeaseRunsOut() {
-		RedisLockService service = this.clients.newService(RedisLockSettings.defaults().withLeaseTime(LEASE));
-		RedisLockService other = this.clients.newService(RedisLockSettings.defaults().withLeaseTime(LEASE));
+		LockEngine service = this.clients.newService(RedisLockSettings.defaults().withLeaseTime(LEASE));
+		LockEngine other = this.clients.newService(RedisLockSettings.defaults().withLeaseTime(LEASE));
 		LockHandle handle = service.lock("long", Duration.ZERO);
 		long acquiredAt = System.nanoTime();
 		// Without renewal less than 7 - 3 = 4 s would remain after 3 s.
@@ -50,7 +51,7 @@ class LongLeaseRenewalTests {
 
 	@Test
 	void aLockReleasedBeforeItsFirstRenewalIsNotRenewed() {
-		RedisLockService service = this.clients.newService(RedisLockSettings.defaults().withLeaseTime(LEASE));
+		LockEngine service = this.clients.newService(RedisLockSettings.defaults().withLeaseTime(LEASE));
 		service.lock("short-lived", Duration.ZERO).close();
 		LockHandle next = this.clients.newService(RedisLockSettings.defaults().withLeaseTime(LEASE))
 			.tryLock("short-lived", Duration.ZERO, Duration.ofMinutes(1))

@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockLostException;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
@@ -31,7 +32,7 @@ class LostLockReentryTests {
 
 	@Test
 	void aThreadWhoseLockWasLostWaitsForTheLocalThreadThatTookItMeanwhile() throws Exception {
-		RedisLockService service = this.clients.newService();
+		LockEngine service = this.clients.newService();
 		// Connected before the 300ms lease starts.
 		service.isLocked("lost-reentry");
 		LockHandle outer = service.tryLock("lost-reentry", Duration.ZERO, Duration.ofMillis(300)).orElseThrow();

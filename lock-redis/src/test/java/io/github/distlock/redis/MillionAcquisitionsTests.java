@@ -10,6 +10,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.github.distlock.LockHandle;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -51,13 +52,13 @@ class MillionAcquisitionsTests {
 		int threads = 2 * THREADS_PER_INSTANCE;
 		int perThread = ACQUISITIONS / threads;
 		try (RedisLockClients clients = new RedisLockClients(redis)) {
-			RedisLockService[] instances = { clients.newService(), clients.newService() };
+			LockEngine[] instances = { clients.newService(), clients.newService() };
 			ExecutorService pool = Executors.newFixedThreadPool(threads);
 			CountDownLatch start = new CountDownLatch(1);
 			List<Future<?>> workers = new ArrayList<>();
 			try {
 				for (int t = 0; t < threads; t++) {
-					RedisLockService instance = instances[t % 2];
+					LockEngine instance = instances[t % 2];
 					int offset = t;
 					workers.add(pool.submit(() -> {
 						start.await();

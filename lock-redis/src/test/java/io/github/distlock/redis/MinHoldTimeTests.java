@@ -3,6 +3,7 @@ package io.github.distlock.redis;
 import java.time.Duration;
 
 import io.github.distlock.LockHandle;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
@@ -25,7 +26,7 @@ class MinHoldTimeTests {
 
 	@Test
 	void aClosedLockStaysInRedisForTheRestOfItsMinimumHoldTime() {
-		RedisLockService service = this.clients.newService();
+		LockEngine service = this.clients.newService();
 		String key = new LockKeys("distlock:").lockKey("job");
 		LockHandle handle = service.tryLock("job", Duration.ZERO, Duration.ofSeconds(30)).orElseThrow();
 		handle.close(Duration.ofSeconds(5).plusNanos(999_999));

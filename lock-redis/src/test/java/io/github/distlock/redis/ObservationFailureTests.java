@@ -3,7 +3,8 @@ package io.github.distlock.redis;
 import java.time.Duration;
 
 import io.github.distlock.LockHandle;
-import io.github.distlock.core.HeldLockInfo;
+import io.github.distlock.HeldLockInfo;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.observation.DefaultLockAcquireObservationConvention;
 import io.github.distlock.observation.DefaultLockHoldObservationConvention;
 import io.github.distlock.observation.LockAcquireObservationContext;
@@ -36,7 +37,7 @@ class ObservationFailureTests {
 
 	@Test
 	void anAcquireConventionThrowingOnceAcquiredStillReturnsTheHeldLock() {
-		RedisLockService service = this.clients.newService();
+		LockEngine service = this.clients.newService();
 		service.setObservationRegistry(TestObservationRegistry.create(), new ThrowingOnceAcquired(), null);
 		LockHandle handle = acquire(service);
 		assertThat(handle.isHeld()).isTrue();
@@ -49,7 +50,7 @@ class ObservationFailureTests {
 
 	@Test
 	void anAcquireHandlerThrowingWhenTheScopeClosesStillReturnsTheHeldLock() {
-		RedisLockService service = serviceObservedBy(new Throwing(LockAcquireObservationContext.class) {
+		LockEngine service = serviceObservedBy(new Throwing(LockAcquireObservationContext.class) {
 
 			@Override
 			public void onScopeClosed(Observation.Context context) {
@@ -63,7 +64,7 @@ class ObservationFailureTests {
 
 	@Test
 	void aHoldHandlerThrowingAtStartStillReturnsTheHeldLock() {
-		RedisLockService service = serviceObservedBy(new Throwing(LockHoldObservationContext.class) {
+		LockEngine service = serviceObservedBy(new Throwing(LockHoldObservationContext.class) {
 
 			@Override
 			public void onStart(Observation.Context context) {
@@ -77,7 +78,7 @@ class ObservationFailureTests {
 
 	@Test
 	void aHoldConventionThrowingAtStopStillReleasesLeavesTheEntryAndKeepsTheInterrupt() {
-		RedisLockService service = this.clients.newService();
+		LockEngine service = this.clients.newService();
 		service.setObservationRegistry(TestObservationRegistry.create(), null, new ThrowingOnceComplete());
 		LockHandle handle = acquire(service);
 		Thread.currentThread().interrupt();
@@ -94,7 +95,7 @@ class ObservationFailureTests {
 
 	@Test
 	void aHoldHandlerThrowingAtStopStillReleasesAndLeavesTheEntry() {
-		RedisLockService service = serviceObservedBy(new Throwing(LockHoldObservationContext.class) {
+		LockEngine service = serviceObservedBy(new Throwing(LockHoldObservationContext.class) {
 
 			@Override
 			public void onStop(Observation.Context context) {
@@ -109,8 +110,8 @@ class ObservationFailureTests {
 	}
 
 	/** A service whose observations go to {@code handler} and the default conventions. */
-	private RedisLockService serviceObservedBy(Throwing handler) {
-		RedisLockService service = this.clients.newService();
+	private LockEngine serviceObservedBy(Throwing handler) {
+		LockEngine service = this.clients.newService();
 		TestObservationRegistry registry = TestObservationRegistry.create();
 		registry.observationConfig().observationHandler(handler);
 		service.setObservationRegistry(registry, null, null);
@@ -118,14 +119,14 @@ class ObservationFailureTests {
 	}
 
 	/** Takes the lock, which must be free, and checks that the service lists it held. */
-	private static LockHandle acquire(RedisLockService service) {
+	private static LockHandle acquire(LockEngine service) {
 		LockHandle handle = service.tryLock("observed", Duration.ZERO, null).orElseThrow();
 		assertThat(service.heldLocks()).extracting(HeldLockInfo::lockId).containsExactly("observed");
 		return handle;
 	}
 
 	/** The lock's key is gone from Redis and the service tracks no lock any more. */
-	private void assertReleasedAndUntracked(RedisLockService service) {
+	private void assertReleasedAndUntracked(LockEngine service) {
 		assertThat(redis.command("EXISTS", this.key)).isEqualTo("0");
 		assertThat(service.trackedLockCount()).isZero();
 	}

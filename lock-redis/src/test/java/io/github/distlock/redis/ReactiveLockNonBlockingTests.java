@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.distlock.ReactiveLockContext;
 import io.github.distlock.ReactiveLockHandle;
+import io.github.distlock.core.ReactiveLockEngine;
 import io.github.distlock.testsupport.BlockingCalls;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
@@ -63,8 +64,8 @@ class ReactiveLockNonBlockingTests {
 		this.clients.close();
 	}
 
-	private RedisReactiveLockService newService() {
-		return new RedisReactiveLockService(new StringRedisTemplate(this.clients.newConnectionFactory()),
+	private ReactiveLockEngine newService() {
+		return RedisEngines.reactive(new StringRedisTemplate(this.clients.newConnectionFactory()),
 				RedisLockSettings.defaults().withLeaseTime(LEASE));
 	}
 
@@ -76,12 +77,12 @@ class ReactiveLockNonBlockingTests {
 		}).subscribeOn(Schedulers.parallel()).block(BOUND);
 		assertThat(BlockingCalls.recorded()).as("BlockHound is installed").anyMatch((call) -> call.contains("sleep"));
 		BlockingCalls.clear();
-		try (RedisReactiveLockService first = newService(); RedisReactiveLockService second = newService()) {
+		try (ReactiveLockEngine first = newService(); ReactiveLockEngine second = newService()) {
 			AtomicInteger holders = new AtomicInteger();
 			AtomicInteger overlaps = new AtomicInteger();
 			AtomicInteger counted = new AtomicInteger();
 			Flux<Long> all = Flux.range(0, 40).flatMap((i) -> {
-				RedisReactiveLockService service = (i % 2 == 0) ? first : second;
+				ReactiveLockEngine service = (i % 2 == 0) ? first : second;
 				// Left before the lock is released: as the action ends or is cancelled,
 				// not after (doFinally runs once the release is on its way, and under
 				// load

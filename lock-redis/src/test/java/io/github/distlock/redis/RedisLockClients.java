@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisServer;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
@@ -26,7 +27,7 @@ public final class RedisLockClients implements AutoCloseable {
 
 	private final Supplier<LettuceConnectionFactory> unstartedFactories;
 
-	private final List<RedisLockService> services = new ArrayList<>();
+	private final List<LockEngine> services = new ArrayList<>();
 
 	private final List<LettuceConnectionFactory> factories = new ArrayList<>();
 
@@ -68,12 +69,12 @@ public final class RedisLockClients implements AutoCloseable {
 		});
 	}
 
-	public RedisLockService newService() {
+	public LockEngine newService() {
 		return newService(RedisLockSettings.defaults());
 	}
 
-	public RedisLockService newService(RedisLockSettings settings) {
-		RedisLockService service = new RedisLockService(new StringRedisTemplate(newConnectionFactory()), settings);
+	public LockEngine newService(RedisLockSettings settings) {
+		LockEngine service = RedisEngines.blocking(new StringRedisTemplate(newConnectionFactory()), settings);
 		this.services.add(service);
 		return service;
 	}
@@ -92,7 +93,7 @@ public final class RedisLockClients implements AutoCloseable {
 
 	@Override
 	public void close() {
-		this.services.forEach(RedisLockService::destroy);
+		this.services.forEach(LockEngine::destroy);
 		this.factories.forEach(LettuceConnectionFactory::destroy);
 		this.services.clear();
 		this.factories.clear();

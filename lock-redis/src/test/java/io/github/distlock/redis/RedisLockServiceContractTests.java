@@ -12,8 +12,9 @@ import io.github.distlock.core.SharedLockServiceContractTests;
 import org.junit.jupiter.api.Nested;
 
 /**
- * The {@link io.github.distlock.LockService} contract on {@link RedisLockService}s, each
- * with its own connection factory, on one real {@code redis-server}.
+ * The {@link io.github.distlock.LockService} contract on
+ * {@link io.github.distlock.core.LockEngine}s over the Redis store, each with its own
+ * connection factory, on one real {@code redis-server}.
  */
 class RedisLockServiceContractTests extends LockServiceContractTests {
 

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockLostException;
 import io.github.distlock.LockNotAcquiredException;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisServerExtension;
 import io.github.distlock.core.LostLock;
 import org.junit.jupiter.api.AutoClose;
@@ -29,7 +30,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@link RedisLockService} against a real Redis started for this class.
+ * The {@link io.github.distlock.core.LockEngine} over the Redis store against a real
+ * Redis started for this class.
  */
 class RedisLockServiceTests {
 
@@ -41,7 +43,7 @@ class RedisLockServiceTests {
 
 	@Test
 	void twoInstancesNeverHoldOneLockAtTheSameTime() throws Exception {
-		RedisLockService[] instances = { this.clients.newService(), this.clients.newService() };
+		LockEngine[] instances = { this.clients.newService(), this.clients.newService() };
 		int threadsPerInstance = 8;
 		int acquisitionsPerThread = 320;
 		UnsafeCounter counter = new UnsafeCounter();
@@ -50,7 +52,7 @@ class RedisLockServiceTests {
 		ExecutorService pool = Executors.newFixedThreadPool(2 * threadsPerInstance);
 		CountDownLatch start = new CountDownLatch(1);
 		List<Future<?>> workers = new ArrayList<>();
-		for (RedisLockService instance : instances) {
+		for (LockEngine instance : instances) {
 			for (int t = 0; t < threadsPerInstance; t++) {
 				workers.add(pool.submit(() -> {
 					start.await();
@@ -81,8 +83,8 @@ class RedisLockServiceTests {
 
 	@Test
 	void aHolderWhoseLeaseRanOutCannotReleaseTheNextHoldersLock() {
-		RedisLockService a = this.clients.newService();
-		RedisLockService b = this.clients.newService();
+		LockEngine a = this.clients.newService();
+		LockEngine b = this.clients.newService();
 		LockHandle first = a.tryLock("order-1", Duration.ZERO, Duration.ofMillis(200)).orElseThrow();
 		await().atMost(Duration.ofSeconds(5)).until(() -> !a.isLocked("order-1"));
 		assertThat(first.isHeld()).isFalse();
@@ -99,7 +101,7 @@ class RedisLockServiceTests {
 
 	@Test
 	void closeIsIdempotent() {
-		RedisLockService service = this.clients.newService();
+		LockEngine service = this.clients.newService();
 		LockHandle handle = service.lock("idempotent", Duration.ZERO);
 		handle.close();
 		handle.close();
@@ -113,8 +115,8 @@ class RedisLockServiceTests {
 		// would
 		// (rightly) lose the lock, which is not what this test is about.
 		RedisLockSettings shortLease = RedisLockSettings.defaults().withLeaseTime(Duration.ofSeconds(1));
-		RedisLockService holder = this.clients.newService(shortLease);
-		RedisLockService other = this.clients.newService(shortLease);
+		LockEngine holder = this.clients.newService(shortLease);
+		LockEngine other = this.clients.newService(shortLease);
 		// Connect first: an acquire whose reply comes after its lease counts as not
 		// acquired.
 		holder.isLocked("report");
@@ -134,7 +136,7 @@ class RedisLockServiceTests {
 
 	@Test
 	void aFixedLeaseIsNeverRenewed() {
-		RedisLockService service = this.clients.newService();
+		LockEngine service = this.clients.newService();
 		LockHandle handle = service.tryLock("fixed", Duration.ZERO, Duration.ofMillis(300)).orElseThrow();
 		await().atMost(Duration.ofSeconds(5)).until(() -> !service.isLocked("fixed"));
 		assertThat(handle.isHeld()).isFalse();
@@ -145,8 +147,8 @@ class RedisLockServiceTests {
 	void aCrashedHolderFreesTheLockWithinItsLease() {
 		RedisLockSettings shortLease = RedisLockSettings.defaults().withLeaseTime(Duration.ofMillis(600));
 		LettuceConnectionFactory crashing = this.clients.newConnectionFactory();
-		RedisLockService holder = new RedisLockService(new StringRedisTemplate(crashing), shortLease);
-		RedisLockService other = this.clients.newService(shortLease);
+		LockEngine holder = RedisEngines.blocking(new StringRedisTemplate(crashing), shortLease);
+		LockEngine other = this.clients.newService(shortLease);
 		holder.isLocked("job");
 		holder.lock("job", Duration.ZERO);
 		long crashedAt = System.nanoTime();
@@ -165,8 +167,8 @@ class RedisLockServiceTests {
 
 	@Test
 	void theSameThreadReentersWithoutWaitingAndReleasesWithTheOutermost() {
-		RedisLockService service = this.clients.newService();
-		RedisLockService other = this.clients.newService();
+		LockEngine service = this.clients.newService();
+		LockEngine other = this.clients.newService();
 		LockHandle outer = service.lock("nested", Duration.ZERO);
 		LockHandle inner = service.tryLock("nested", Duration.ZERO, null).orElseThrow();
 		assertThat(inner.fencingToken()).isEqualTo(outer.fencingToken());
@@ -180,7 +182,7 @@ class RedisLockServiceTests {
 
 	@Test
 	void anotherThreadOfTheSameInstanceIsExcluded() throws Exception {
-		RedisLockService service = this.clients.newService();
+		LockEngine service = this.clients.newService();
 		LockHandle handle = service.lock("local", Duration.ZERO);
 		ExecutorService pool = Executors.newSingleThreadExecutor();
 		try {
@@ -203,11 +205,11 @@ class RedisLockServiceTests {
 	@Test
 	void fencingTokensIncreaseAcrossHoldersInstancesAndExpiry() {
 		RedisLockSettings settings = RedisLockSettings.defaults().withFencingRetention(Duration.ofMillis(100));
-		RedisLockService a = this.clients.newService(settings);
-		RedisLockService b = this.clients.newService(settings);
+		LockEngine a = this.clients.newService(settings);
+		LockEngine b = this.clients.newService(settings);
 		long last = 0;
 		for (int i = 0; i < 500; i++) {
-			RedisLockService service = (i % 2 == 0) ? a : b;
+			LockEngine service = (i % 2 == 0) ? a : b;
 			try (LockHandle handle = service.lock("fenced", Duration.ofSeconds(5))) {
 				assertThat(handle.fencingToken()).isGreaterThan(last);
 				last = handle.fencingToken();
@@ -232,8 +234,8 @@ class RedisLockServiceTests {
 
 	@Test
 	void waitingEndsWhenWaitTimePasses() {
-		RedisLockService a = this.clients.newService();
-		RedisLockService b = this.clients.newService();
+		LockEngine a = this.clients.newService();
+		LockEngine b = this.clients.newService();
 		try (LockHandle held = a.lock("busy", Duration.ZERO)) {
 			long start = System.nanoTime();
 			assertThat(b.tryLock("busy", Duration.ofMillis(300), null)).isEmpty();
@@ -248,8 +250,8 @@ class RedisLockServiceTests {
 
 	@Test
 	void aWaiterOnAnotherInstanceIsWokenByTheRelease() throws Exception {
-		RedisLockService a = this.clients.newService();
-		RedisLockService b = this.clients.newService();
+		LockEngine a = this.clients.newService();
+		LockEngine b = this.clients.newService();
 		LockHandle held = a.lock("handoff", Duration.ZERO);
 		ExecutorService pool = Executors.newSingleThreadExecutor();
 		try {
@@ -272,7 +274,7 @@ class RedisLockServiceTests {
 
 	@Test
 	void executeLockedAndRunLockedReleaseAfterTheAction() {
-		RedisLockService service = this.clients.newService();
+		LockEngine service = this.clients.newService();
 		assertThat(service.executeLocked("exec", Duration.ZERO, () -> service.isLocked("exec"))).isTrue();
 		assertThat(service.isLocked("exec")).isFalse();
 		AtomicInteger runs = new AtomicInteger();
@@ -288,7 +290,7 @@ class RedisLockServiceTests {
 
 	@Test
 	void extendResetsTheLeaseOfAHeldLock() {
-		RedisLockService service = this.clients.newService();
+		LockEngine service = this.clients.newService();
 		LockHandle handle = service.tryLock("extend", Duration.ZERO, Duration.ofMillis(500)).orElseThrow();
 		assertThat(handle.extend(Duration.ofSeconds(30))).isTrue();
 		assertThat(Long.parseLong(redis.command("PTTL", "distlock:{extend}"))).isGreaterThan(10_000);
@@ -298,7 +300,7 @@ class RedisLockServiceTests {
 
 	@Test
 	void closeWithMinHoldTimeLeavesTheLockUntilThen() {
-		RedisLockService service = this.clients.newService();
+		LockEngine service = this.clients.newService();
 		LockHandle handle = service.lock("min-hold", Duration.ZERO);
 		handle.close(Duration.ofMillis(800));
 		assertThat(service.isLocked("min-hold")).isTrue();
@@ -308,7 +310,7 @@ class RedisLockServiceTests {
 
 	@Test
 	void keysCarryThePrefixAndAHashTagNoInputCanChoose() {
-		RedisLockService service = this.clients.newService(RedisLockSettings.defaults().withKeyPrefix("app:locks:"));
+		LockEngine service = this.clients.newService(RedisLockSettings.defaults().withKeyPrefix("app:locks:"));
 		try (LockHandle handle = service.lock("stock:{apple}", Duration.ZERO)) {
 			// The fencing key is written when the token is first read.
 			assertThat(redis.keys("*")).containsExactly("app:locks:{stock:%7Bapple%7D}");
@@ -321,7 +323,7 @@ class RedisLockServiceTests {
 
 	@Test
 	void badArgumentsAreRejectedWithTheirName() {
-		RedisLockService service = this.clients.newService();
+		LockEngine service = this.clients.newService();
 		assertThatIllegalArgumentException().isThrownBy(() -> service.tryLock("", Duration.ZERO, null))
 			.withMessageContaining("lockId");
 		assertThatIllegalArgumentException().isThrownBy(() -> service.tryLock("x", Duration.ofSeconds(-1), null))
@@ -329,15 +331,15 @@ class RedisLockServiceTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> service.tryLock("x", Duration.ZERO, Duration.ZERO))
 			.withMessageContaining("leaseTime");
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> new RedisLockService(new StringRedisTemplate(this.clients.newConnectionFactory()),
+			.isThrownBy(() -> RedisEngines.blocking(new StringRedisTemplate(this.clients.newConnectionFactory()),
 					RedisLockSettings.defaults().withKeyPrefix("a{b}")))
 			.withMessageContaining("key-prefix");
 	}
 
 	@Test
 	void anInterruptedWaiterThrowsAndLeavesNothingBehind() throws Exception {
-		RedisLockService a = this.clients.newService();
-		RedisLockService b = this.clients.newService();
+		LockEngine a = this.clients.newService();
+		LockEngine b = this.clients.newService();
 		try (LockHandle held = a.lock("interrupt", Duration.ZERO)) {
 			CountDownLatch started = new CountDownLatch(1);
 			Thread waiter = new Thread(() -> {
@@ -368,7 +370,7 @@ class RedisLockServiceTests {
 
 	@Test
 	void anInterruptedHolderStillReleases() {
-		RedisLockService service = this.clients.newService();
+		LockEngine service = this.clients.newService();
 		LockHandle handle = service.lock("interrupted-holder", Duration.ZERO);
 		Thread.currentThread().interrupt();
 		try {
@@ -383,7 +385,7 @@ class RedisLockServiceTests {
 
 	@Test
 	void shutdownReleasesHeldLocks() {
-		RedisLockService service = this.clients.newService();
+		LockEngine service = this.clients.newService();
 		LockHandle handle = service.lock("shutdown", Duration.ZERO);
 		service.destroy();
 		assertThat(redis.keys("distlock:{shutdown}")).isEmpty();
@@ -393,7 +395,7 @@ class RedisLockServiceTests {
 
 	@Test
 	void anAcquireWhoseReplyComesAfterItsLeaseCountsAsNotAcquired() throws Exception {
-		RedisLockService service = this.clients.newService();
+		LockEngine service = this.clients.newService();
 		service.isLocked("late");
 		ExecutorService resumer = Executors.newSingleThreadExecutor();
 		redis.server().pause();
@@ -420,7 +422,7 @@ class RedisLockServiceTests {
 
 	@Test
 	void scriptFlushBetweenOperationsIsHarmless() {
-		RedisLockService service = this.clients.newService();
+		LockEngine service = this.clients.newService();
 		for (int i = 0; i < 3; i++) {
 			LockHandle handle = service.lock("flushed", Duration.ZERO);
 			redis.command("SCRIPT", "FLUSH");
@@ -434,8 +436,8 @@ class RedisLockServiceTests {
 
 	@Test
 	void aWaiterDoesNotPollWhileTheHolderWorks() throws Exception {
-		RedisLockService a = this.clients.newService();
-		RedisLockService b = this.clients.newService();
+		LockEngine a = this.clients.newService();
+		LockEngine b = this.clients.newService();
 		a.isLocked("quiet");
 		b.isLocked("quiet");
 		LockHandle held = a.lock("quiet", Duration.ZERO);
@@ -468,7 +470,7 @@ class RedisLockServiceTests {
 
 	@Test
 	void renewalThatFindsTheKeyTakenPublishesLockLost() throws Exception {
-		RedisLockService service = this.clients
+		LockEngine service = this.clients
 			.newService(RedisLockSettings.defaults().withLeaseTime(Duration.ofMillis(600)));
 		java.util.concurrent.BlockingQueue<LostLock> events = new java.util.concurrent.LinkedBlockingQueue<>();
 		service.setLockLostListener(events::add);
@@ -490,7 +492,7 @@ class RedisLockServiceTests {
 
 	@Test
 	void lossIsSignalledWhenTheLeaseEndsEvenIfRenewalHangs() throws Exception {
-		RedisLockService service = this.clients
+		LockEngine service = this.clients
 			.newService(RedisLockSettings.defaults().withLeaseTime(Duration.ofMillis(600)));
 		CountDownLatch lost = new CountDownLatch(1);
 		service.setLockLostListener((event) -> lost.countDown());
@@ -512,8 +514,8 @@ class RedisLockServiceTests {
 
 	@Test
 	void heldLocksAndRemainingLeaseDescribeTheCurrentState() {
-		RedisLockService service = this.clients.newService();
-		RedisLockService other = this.clients.newService();
+		LockEngine service = this.clients.newService();
+		LockEngine other = this.clients.newService();
 		assertThat(service.heldLocks()).isEmpty();
 		assertThat(other.remainingLease("described")).isEmpty();
 		try (LockHandle outer = service.lock("described", Duration.ZERO);

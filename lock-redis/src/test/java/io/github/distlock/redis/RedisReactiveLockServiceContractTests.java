@@ -14,9 +14,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * The {@link io.github.distlock.ReactiveLockService} contract on
- * {@link RedisReactiveLockService}s, each with its own connection factory, on one real
- * {@code redis-server}: through Lettuce's asynchronous API on the shared connection, and
- * ({@link Unshared}) with the blocking template on threads of the engine's own.
+ * {@link io.github.distlock.core.ReactiveLockEngine}s over the Redis store, each with its
+ * own connection factory, on one real {@code redis-server}: through Lettuce's
+ * asynchronous API on the shared connection, and ({@link Unshared}) with the blocking
+ * template on threads of the engine's own.
  */
 class RedisReactiveLockServiceContractTests extends ReactiveLockServiceContractTests {
 
@@ -27,7 +28,7 @@ class RedisReactiveLockServiceContractTests extends ReactiveLockServiceContractT
 
 	@Override
 	protected ReactiveLockEngine createService(Duration leaseTime) {
-		return new RedisReactiveLockService(new StringRedisTemplate(this.clients.newConnectionFactory()),
+		return RedisEngines.reactive(new StringRedisTemplate(this.clients.newConnectionFactory()),
 				RedisLockSettings.defaults().withLeaseTime(leaseTime));
 	}
 
@@ -48,7 +49,7 @@ class RedisReactiveLockServiceContractTests extends ReactiveLockServiceContractT
 			LettuceConnectionFactory factory = RedisReactiveLockServiceContractTests.this.clients
 				.newConnectionFactory();
 			factory.setShareNativeConnection(false);
-			return new RedisReactiveLockService(new StringRedisTemplate(factory),
+			return RedisEngines.reactive(new StringRedisTemplate(factory),
 					RedisLockSettings.defaults().withLeaseTime(leaseTime));
 		}
 

@@ -7,6 +7,7 @@ import java.util.List;
 
 import ch.qos.logback.classic.Level;
 import io.github.distlock.LockHandle;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.AutoClose;
@@ -36,7 +37,7 @@ class ReleaseFailureTests {
 
 	@Test
 	void aReleaseRefusedByAReadOnlyRedisIsLoggedAndTheLockExpiresWithItsLease() throws Exception {
-		RedisLockService service = this.clients.newService();
+		LockEngine service = this.clients.newService();
 		LockHandle handle = service.tryLock("demoted", Duration.ZERO, Duration.ofSeconds(30)).orElseThrow();
 		// A replica of a primary nobody listens for: it keeps its data (no sync) and
 		// refuses writes.

@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.distlock.LockHandle;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisServerExtension;
 import io.github.distlock.core.LostLock;
 import org.junit.jupiter.api.AutoClose;
@@ -33,17 +34,16 @@ class RenewalStarvationTests {
 
 	private ScriptCallsTemplate template;
 
-	private RedisLockService newService() {
+	private LockEngine newService() {
 		this.template = new ScriptCallsTemplate(this.clients.newConnectionFactory());
-		RedisLockService service = new RedisLockService(this.template,
-				RedisLockSettings.defaults().withLeaseTime(LEASE));
+		LockEngine service = RedisEngines.blocking(this.template, RedisLockSettings.defaults().withLeaseTime(LEASE));
 		service.isLocked("warm-up");
 		return service;
 	}
 
 	@Test
 	void aBlockedLockLostListenerDoesNotStopTheRenewalOfOtherLocks() throws Exception {
-		RedisLockService service = newService();
+		LockEngine service = newService();
 		CountDownLatch listening = new CountDownLatch(1);
 		CountDownLatch unblock = new CountDownLatch(1);
 		service.setLockLostListener((event) -> {
@@ -73,7 +73,7 @@ class RenewalStarvationTests {
 
 	@Test
 	void aThrowingLockLostListenerIsNoRenewalFailure() {
-		RedisLockService service = newService();
+		LockEngine service = newService();
 		AtomicInteger notified = new AtomicInteger();
 		service.setLockLostListener((event) -> {
 			notified.incrementAndGet();
@@ -98,7 +98,7 @@ class RenewalStarvationTests {
 
 	@Test
 	void aSlowRenewalDoesNotDelayTheRenewalOfOtherLocks() throws Exception {
-		RedisLockService service = newService();
+		LockEngine service = newService();
 		ScriptCallsTemplate.Hold slow = this.template.holdNextRenewal("distlock:{slow}");
 		try {
 			LockHandle stuck = service.lock("slow", Duration.ZERO);

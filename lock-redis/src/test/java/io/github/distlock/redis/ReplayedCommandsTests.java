@@ -10,6 +10,7 @@ import java.util.function.BiPredicate;
 
 import ch.qos.logback.classic.Level;
 import io.github.distlock.LockHandle;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
@@ -133,7 +134,7 @@ class ReplayedCommandsTests {
 	@Test
 	void aReplayedReleaseOfTheServiceClosesWithoutReportingALoss() {
 		ReplayingTemplate template = new ReplayingTemplate(this.factory);
-		RedisLockService service = new RedisLockService(template, RedisLockSettings.defaults());
+		LockEngine service = RedisEngines.blocking(template, RedisLockSettings.defaults());
 		try (CapturedLogs logs = CapturedLogs.from(Level.INFO)) {
 			LockHandle handle = service.tryLock("replayed", Duration.ZERO, null).orElseThrow();
 			template.replay = (script, args) -> script == LockScripts.RELEASE;
@@ -156,9 +157,8 @@ class ReplayedCommandsTests {
 	@Test
 	void aReplayedHandOverThatReleasedClosesWithoutReportingALoss() throws Exception {
 		ReplayingTemplate template = new ReplayingTemplate(this.factory);
-		RedisLockService service = new RedisLockService(template, RedisLockSettings.defaults());
-		RedisLockService outside = new RedisLockService(new StringRedisTemplate(this.factory),
-				RedisLockSettings.defaults());
+		LockEngine service = RedisEngines.blocking(template, RedisLockSettings.defaults());
+		LockEngine outside = RedisEngines.blocking(new StringRedisTemplate(this.factory), RedisLockSettings.defaults());
 		Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
 		List<Thread> waiters = new ArrayList<>();
 		try (CapturedLogs logs = CapturedLogs.from(Level.INFO)) {

@@ -6,6 +6,7 @@ import java.util.List;
 
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockNotAcquiredException;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.ClusterSlotMigration;
 import io.github.distlock.testsupport.RedisCluster;
 import io.github.distlock.testsupport.RedisClusterExtension;
@@ -76,7 +77,7 @@ class ReplicaAcknowledgedClusterFailoverTests extends ReplicaAcknowledgedFailove
 	@Test
 	void acquisitionsFollowAMigratedSlotAndWaitForTheNewMastersReplica() {
 		RedisCluster cluster = clusterExtension.cluster();
-		RedisLockService locks = newService(1);
+		LockEngine locks = newService(1);
 		// Ids that share one slot, and a master to move it to.
 		List<String> ids = idsInOneSlot(3);
 		int slot = cluster.keySlot(key(ids.get(0)));
@@ -85,7 +86,7 @@ class ReplicaAcknowledgedClusterFailoverTests extends ReplicaAcknowledgedFailove
 		// Warms up: the store's connections know the slot on its first master. The
 		// follower does nothing else until the slot has moved.
 		locks.lock(ids.get(0), Duration.ZERO).close();
-		RedisLockService follower = newService(1);
+		LockEngine follower = newService(1);
 		follower.lock(ids.get(0), Duration.ZERO).close();
 		ClusterSlotMigration migration = cluster.beginSlotMigration(slot, from, to);
 		// Its keys are not on the source, which redirects (ASK) to the target; the store

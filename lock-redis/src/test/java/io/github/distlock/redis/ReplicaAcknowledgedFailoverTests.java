@@ -7,6 +7,7 @@ import java.util.Optional;
 
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockNotAcquiredException;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -57,7 +58,7 @@ abstract class ReplicaAcknowledgedFailoverTests {
 	 * Checks what else holds after the kill of {@code iteration}, with instance A (whose
 	 * store knew the old master) still running.
 	 */
-	void afterKill(RedisLockService instanceA, int iteration) {
+	void afterKill(LockEngine instanceA, int iteration) {
 	}
 
 	@AfterEach
@@ -75,7 +76,7 @@ abstract class ReplicaAcknowledgedFailoverTests {
 			int minReplicas = iteration % 2;
 			String lockId = "order:" + iteration;
 			RedisServer master = masterOf(lockId);
-			RedisLockService instanceA = newService(minReplicas);
+			LockEngine instanceA = newService(minReplicas);
 			List<LockHandle> heldByA = new ArrayList<>();
 			loseUnreplicatedWrites(master, () -> {
 				try {
@@ -88,7 +89,7 @@ abstract class ReplicaAcknowledgedFailoverTests {
 			});
 			// B is another instance, connecting after the failover (so it knows the new
 			// master).
-			RedisLockService instanceB = newService(0);
+			LockEngine instanceB = newService(0);
 			Optional<LockHandle> heldByB = instanceB.tryLock(lockId, Duration.ZERO, null);
 			if (heldByB.isPresent() && heldByA.stream().anyMatch(LockHandle::isHeld)) {
 				doubleOwnerships[minReplicas]++;
@@ -111,10 +112,10 @@ abstract class ReplicaAcknowledgedFailoverTests {
 		for (int iteration = 0; iteration < iterations(); iteration++) {
 			String lockId = "invoice:" + iteration;
 			RedisServer master = masterOf(lockId);
-			RedisLockService instanceA = newService(1);
+			LockEngine instanceA = newService(1);
 			LockHandle heldByA = instanceA.lock(lockId, Duration.ZERO);
 			killMaster(master);
-			RedisLockService instanceB = newService(0);
+			LockEngine instanceB = newService(0);
 			if (instanceB.tryLock(lockId, Duration.ZERO, null).isEmpty() && heldByA.isHeld()) {
 				kept++;
 			}
@@ -130,9 +131,9 @@ abstract class ReplicaAcknowledgedFailoverTests {
 	 * An instance with a 5 minute lease whose acquisitions wait for {@code minReplicas}
 	 * replicas for up to 1 s; closed after the test.
 	 */
-	RedisLockService newService(int minReplicas) {
+	LockEngine newService(int minReplicas) {
 		LettuceConnectionFactory factory = newConnectionFactory();
-		RedisLockService service = new RedisLockService(new StringRedisTemplate(factory),
+		LockEngine service = RedisEngines.blocking(new StringRedisTemplate(factory),
 				RedisLockSettings.defaults()
 					.withLeaseTime(Duration.ofMinutes(5))
 					.withReplication(minReplicas, Duration.ofSeconds(1)));

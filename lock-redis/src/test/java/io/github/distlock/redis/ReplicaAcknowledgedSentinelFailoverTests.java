@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockNotAcquiredException;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisSentinelGroup;
 import io.github.distlock.testsupport.RedisSentinelGroupExtension;
 import io.github.distlock.testsupport.RedisServer;
@@ -64,7 +65,7 @@ class ReplicaAcknowledgedSentinelFailoverTests extends ReplicaAcknowledgedFailov
 	 * acknowledges once it has synchronised with it.
 	 */
 	@Override
-	void afterKill(RedisLockService instanceA, int iteration) {
+	void afterKill(LockEngine instanceA, int iteration) {
 		String next = "after-failover:" + iteration;
 		LockHandle again = await().atMost(Duration.ofSeconds(30))
 			.ignoreExceptionsInstanceOf(LockNotAcquiredException.class)

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.distlock.LockHandle;
 import io.github.distlock.core.EngineProbe;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
@@ -44,7 +45,7 @@ class ScriptFlushTests {
 
 	@Test
 	void acquireReleaseExtendAndMinHoldTimeAfterAFlush() {
-		RedisLockService service = this.clients.newService();
+		LockEngine service = this.clients.newService();
 		long lastToken = 0;
 		for (int i = 0; i < 3; i++) {
 			flush();
@@ -71,7 +72,7 @@ class ScriptFlushTests {
 
 	@Test
 	void renewalAfterAFlushKeepsTheLock() {
-		RedisLockService service = this.clients
+		LockEngine service = this.clients
 			.newService(RedisLockSettings.defaults().withLeaseTime(Duration.ofMillis(1500)));
 		service.isLocked("renewed");
 		LockHandle handle = service.lock("renewed", Duration.ZERO);
@@ -92,7 +93,7 @@ class ScriptFlushTests {
 
 	@Test
 	void handOverToALocalWaiterAfterAFlush() throws Exception {
-		RedisLockService service = this.clients.newService();
+		LockEngine service = this.clients.newService();
 		LockHandle first = service.lock("handed", Duration.ZERO);
 		ExecutorService pool = Executors.newSingleThreadExecutor();
 		try {
@@ -121,8 +122,8 @@ class ScriptFlushTests {
 
 	@Test
 	void aWaiterOnAnotherInstanceIsWokenByAReleaseAfterAFlush() throws Exception {
-		RedisLockService a = this.clients.newService();
-		RedisLockService b = this.clients.newService();
+		LockEngine a = this.clients.newService();
+		LockEngine b = this.clients.newService();
 		LockHandle first = a.lock("announced", Duration.ZERO);
 		ExecutorService pool = Executors.newSingleThreadExecutor();
 		try {
@@ -145,7 +146,7 @@ class ScriptFlushTests {
 
 	@Test
 	void contendedLockingWhileScriptsAreFlushedAllTheTime() throws Exception {
-		RedisLockService[] instances = { this.clients.newService(), this.clients.newService() };
+		LockEngine[] instances = { this.clients.newService(), this.clients.newService() };
 		AtomicBoolean flushing = new AtomicBoolean(true);
 		AtomicInteger holders = new AtomicInteger();
 		AtomicInteger overlaps = new AtomicInteger();
@@ -163,7 +164,7 @@ class ScriptFlushTests {
 				return null;
 			});
 			for (int t = 0; t < 4; t++) {
-				RedisLockService instance = instances[t % 2];
+				LockEngine instance = instances[t % 2];
 				workers.add(pool.submit(() -> {
 					start.await();
 					for (int i = 0; i < 100; i++) {

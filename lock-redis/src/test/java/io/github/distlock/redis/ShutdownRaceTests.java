@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import io.github.distlock.LockHandle;
 import io.github.distlock.core.EngineProbe;
 import io.github.distlock.LockNotAcquiredException;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
@@ -21,8 +22,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Shutdown while a command is in flight: an acquisition or hand-over that Redis applied
- * after {@link RedisLockService#destroy()} began is undone, and the release subscription
- * is never kept.
+ * after {@link io.github.distlock.core.LockEngine#destroy()} began is undone, and the
+ * release subscription is never kept.
  */
 class ShutdownRaceTests {
 
@@ -35,7 +36,7 @@ class ShutdownRaceTests {
 	@Test
 	void anAcquireAppliedWhileTheServiceShutsDownIsUndone() {
 		ScriptInterceptingTemplate template = new ScriptInterceptingTemplate(this.clients.newConnectionFactory());
-		RedisLockService service = new RedisLockService(template, RedisLockSettings.defaults());
+		LockEngine service = RedisEngines.blocking(template, RedisLockSettings.defaults());
 		template.intercept(Thread.currentThread(), LockScripts.ACQUIRE, (proceed) -> {
 			Object reply = proceed.get();
 			// Redis applied the acquire; its reply is on the way while the application
@@ -59,7 +60,7 @@ class ShutdownRaceTests {
 	@Test
 	void aHandOverAppliedWhileTheServiceShutsDownIsUndone() throws Exception {
 		ScriptInterceptingTemplate template = new ScriptInterceptingTemplate(this.clients.newConnectionFactory());
-		RedisLockService service = new RedisLockService(template, RedisLockSettings.defaults());
+		LockEngine service = RedisEngines.blocking(template, RedisLockSettings.defaults());
 		LockHandle held = service.lock("shut-hand-over", Duration.ZERO);
 		AtomicReference<Throwable> waiterOutcome = new AtomicReference<>();
 		Thread waiter = new Thread(() -> {

@@ -22,6 +22,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockLostException;
 import io.github.distlock.core.EngineProbe;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisServerExtension;
 import io.github.distlock.core.LostLock;
 import org.junit.jupiter.api.AutoClose;
@@ -118,7 +119,7 @@ class TokenTests {
 
 	@Test
 	void fencingTokensOfOneLockAreUniqueAndIncreasingAcrossInstancesAndThreads() throws Exception {
-		RedisLockService[] instances = { this.clients.newService(), this.clients.newService() };
+		LockEngine[] instances = { this.clients.newService(), this.clients.newService() };
 		int threads = 8;
 		int acquisitionsPerThread = 250;
 		BlockingQueue<long[]> grants = new LinkedBlockingQueue<>();
@@ -129,7 +130,7 @@ class TokenTests {
 		long[] sequence = { 0 };
 		try {
 			for (int t = 0; t < threads; t++) {
-				RedisLockService instance = instances[t % instances.length];
+				LockEngine instance = instances[t % instances.length];
 				workers.add(pool.submit(() -> {
 					start.await();
 					for (int i = 0; i < acquisitionsPerThread; i++) {
@@ -162,9 +163,9 @@ class TokenTests {
 
 	@Test
 	void ownerTokensAreNeverLoggedAboveDebug() throws Exception {
-		RedisLockService service = this.clients
+		LockEngine service = this.clients
 			.newService(RedisLockSettings.defaults().withLeaseTime(Duration.ofMillis(900)));
-		RedisLockService other = this.clients.newService();
+		LockEngine other = this.clients.newService();
 		BlockingQueue<LostLock> lost = new LinkedBlockingQueue<>();
 		service.setLockLostListener(lost::add);
 		Set<String> ownerTokens = new HashSet<>();

@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockNotAcquiredException;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.support.DurationText;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AutoClose;
@@ -44,9 +45,9 @@ class UnansweredAcquireTests {
 	private final ScriptInterceptingTemplate template = new ScriptInterceptingTemplate(
 			this.clients.newConnectionFactory());
 
-	private final RedisLockService service = new RedisLockService(this.template, RedisLockSettings.defaults());
+	private final LockEngine service = RedisEngines.blocking(this.template, RedisLockSettings.defaults());
 
-	private final RedisLockService other = this.clients.newService();
+	private final LockEngine other = this.clients.newService();
 
 	@Test
 	void anAcquireAppliedButUnansweredBecomesTheHoldOfItsRetry() {

@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.LockSupport;
 
 import io.github.distlock.LockHandle;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisServer;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
@@ -72,14 +73,14 @@ class VirtualThreadTests {
 		int ids = 100;
 		Queue<RecordedEvent> pinned = new ConcurrentLinkedQueue<>();
 		List<LettuceConnectionFactory> factories = new ArrayList<>();
-		List<RedisLockService> services = new ArrayList<>();
+		List<LockEngine> services = new ArrayList<>();
 		try (RecordingStream recording = new RecordingStream()) {
 			for (int i = 0; i < 3; i++) {
 				factories.add(connectionFactory());
 			}
-			RedisLockService[] instances = {
-					new RedisLockService(new StringRedisTemplate(factories.get(0)), RedisLockSettings.defaults()),
-					new RedisLockService(new StringRedisTemplate(factories.get(1)), RedisLockSettings.defaults()) };
+			LockEngine[] instances = {
+					RedisEngines.blocking(new StringRedisTemplate(factories.get(0)), RedisLockSettings.defaults()),
+					RedisEngines.blocking(new StringRedisTemplate(factories.get(1)), RedisLockSettings.defaults()) };
 			services.addAll(List.of(instances));
 			StringRedisTemplate data = new StringRedisTemplate(factories.get(2));
 			// Classes loaded and initialized on first use pin the loading virtual thread
@@ -96,7 +97,7 @@ class VirtualThreadTests {
 			}
 			assertThat(redis.keys("distlock:{vt-*}"))
 				.allMatch((key) -> key.endsWith(":fence") || key.endsWith(":released"));
-			for (RedisLockService instance : instances) {
+			for (LockEngine instance : instances) {
 				assertThat(instance.trackedLockCount()).isZero();
 			}
 			// Proves that the recording sees pinning: blocking in a class initializer
@@ -111,7 +112,7 @@ class VirtualThreadTests {
 			await().atMost(Duration.ofSeconds(30)).until(() -> pinned.stream().anyMatch(VirtualThreadTests::isCanary));
 		}
 		finally {
-			services.forEach(RedisLockService::destroy);
+			services.forEach(LockEngine::destroy);
 			factories.forEach(LettuceConnectionFactory::destroy);
 		}
 		assertThat(pinned.stream().filter((event) -> !isCanary(event)).map(VirtualThreadTests::describe)).isEmpty();
@@ -123,8 +124,8 @@ class VirtualThreadTests {
 	 * updates unless the lock excludes.
 	 * @return how often two holders of one id overlapped
 	 */
-	private static int contend(RedisLockService[] instances, StringRedisTemplate data, int threads, int ids,
-			String idPrefix) throws Exception {
+	private static int contend(LockEngine[] instances, StringRedisTemplate data, int threads, int ids, String idPrefix)
+			throws Exception {
 		AtomicIntegerArray holders = new AtomicIntegerArray(ids);
 		AtomicInteger overlaps = new AtomicInteger();
 		CountDownLatch start = new CountDownLatch(1);
@@ -133,7 +134,7 @@ class VirtualThreadTests {
 		try {
 			for (int i = 0; i < threads; i++) {
 				int id = i % ids;
-				RedisLockService instance = instances[i % instances.length];
+				LockEngine instance = instances[i % instances.length];
 				tasks.add(executor.submit(() -> {
 					start.await();
 					try (LockHandle handle = instance.lock(idPrefix + id, Duration.ofMinutes(2))) {

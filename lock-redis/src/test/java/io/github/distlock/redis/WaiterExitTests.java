@@ -11,6 +11,7 @@ import java.util.function.BooleanSupplier;
 
 import io.github.distlock.LockHandle;
 import io.github.distlock.core.EngineProbe;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
@@ -37,8 +38,8 @@ class WaiterExitTests {
 	@Test
 	void aWaiterWhoseAttemptFailsIsNeverHandedTheLockByAConcurrentRelease() throws Exception {
 		ScriptInterceptingTemplate template = new ScriptInterceptingTemplate(this.clients.newConnectionFactory());
-		RedisLockService service = new RedisLockService(template, RedisLockSettings.defaults());
-		RedisLockService other = this.clients.newService();
+		LockEngine service = RedisEngines.blocking(template, RedisLockSettings.defaults());
+		LockEngine other = this.clients.newService();
 		// A release lands in the failing waiter's window in about 1 of 200 iterations on
 		// the unfixed code.
 		int iterations = 1500;
@@ -133,8 +134,8 @@ class WaiterExitTests {
 	@Test
 	void anErrorInTheHeadWaitersAttemptDoesNotBlockTheWaitersBehindIt() throws Exception {
 		ScriptInterceptingTemplate template = new ScriptInterceptingTemplate(this.clients.newConnectionFactory());
-		RedisLockService service = new RedisLockService(template, RedisLockSettings.defaults());
-		RedisLockService other = this.clients.newService();
+		LockEngine service = RedisEngines.blocking(template, RedisLockSettings.defaults());
+		LockEngine other = this.clients.newService();
 		int rounds = 10;
 		try {
 			for (int i = 0; i < rounds; i++) {

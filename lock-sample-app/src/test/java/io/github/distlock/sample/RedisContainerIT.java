@@ -3,7 +3,7 @@ package io.github.distlock.sample;
 import java.time.Duration;
 
 import io.github.distlock.LockService;
-import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.redis.RedisLockStore;
 import io.github.distlock.sample.shop.BuyService;
 import io.github.distlock.sample.shop.Inventory;
 import io.github.distlock.sample.shop.ProductController;
@@ -17,6 +17,7 @@ import org.testcontainers.junit.jupiter.Testcontainers;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.testcontainers.service.connection.ServiceConnection;
+import org.springframework.context.ApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -42,6 +43,9 @@ class RedisContainerIT {
 	static final GenericContainer<?> redis = new GenericContainer<>("redis:7.4-alpine").withExposedPorts(6379);
 
 	@Autowired
+	private ApplicationContext context;
+
+	@Autowired
 	private LockService lockService;
 
 	@Autowired
@@ -52,7 +56,7 @@ class RedisContainerIT {
 
 	@Test
 	void locksLiveInTheContainersRedis() throws Exception {
-		assertThat(this.lockService).isInstanceOf(RedisLockService.class);
+		assertThat(this.context.getBeansOfType(RedisLockStore.class)).as("the locks' store").hasSize(1);
 		this.inventory.reset(ProductController.PRODUCT_APPLE, 1);
 		assertThat(this.buyService.buyProductWithLock(ProductController.PRODUCT_APPLE, "ann"))
 			.isEqualTo(PurchaseOutcome.BOUGHT);

@@ -4,8 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.github.distlock.core.HeldLockInfo;
-import io.github.distlock.core.LockInspection;
+import io.github.distlock.HeldLockInfo;
+import io.github.distlock.LockInspection;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.NestedExceptionUtils;

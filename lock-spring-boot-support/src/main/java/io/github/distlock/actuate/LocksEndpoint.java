@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
-import io.github.distlock.core.HeldLockInfo;
-import io.github.distlock.core.LockInspection;
+import io.github.distlock.HeldLockInfo;
+import io.github.distlock.LockInspection;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;

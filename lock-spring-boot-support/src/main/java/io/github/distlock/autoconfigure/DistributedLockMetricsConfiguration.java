@@ -1,7 +1,7 @@
 package io.github.distlock.autoconfigure;
 
 import io.github.distlock.metrics.LockMetrics;
-import io.github.distlock.core.LockInspection;
+import io.github.distlock.LockInspection;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;

@@ -1,7 +1,7 @@
 package io.github.distlock.autoconfigure;
 
 import io.github.distlock.actuate.LocksEndpoint;
-import io.github.distlock.core.LockInspection;
+import io.github.distlock.LockInspection;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

@@ -8,9 +8,10 @@ import io.github.distlock.autoconfigure.DistributedLockProperties.Store;
 import io.github.distlock.observation.LockAcquireObservationConvention;
 import io.github.distlock.observation.LockHoldObservationConvention;
 import io.github.distlock.ReactiveLockService;
-import io.github.distlock.redis.RedisLockService;
-import io.github.distlock.redis.RedisReactiveLockService;
+import io.github.distlock.core.LockEngine;
+import io.github.distlock.core.ReactiveLockEngine;
 import io.github.distlock.redis.RedisLockSettings;
+import io.github.distlock.redis.RedisLockStore;
 import io.github.distlock.support.DurationText;
 import io.micrometer.observation.ObservationRegistry;
 
@@ -27,8 +28,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * The locks in Redis ({@code distributed-lock.store=redis}, the default): a
- * {@link RedisLockService} on Spring Boot's Redis connection factory, and the startup
- * check of Redis's {@code maxmemory-policy}.
+ * {@link LockEngine} over a {@link RedisLockStore} on Spring Boot's Redis connection
+ * factory, and the startup check of Redis's {@code maxmemory-policy}.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(StringRedisTemplate.class)
@@ -37,19 +38,25 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 class RedisLockStoreConfiguration {
 
 	/**
-	 * The lock gets a template of its own: a user's template may have transaction support
-	 * enabled, which would queue the lock scripts inside MULTI and return no replies.
+	 * The store gets a template of its own: a user's template may have transaction
+	 * support enabled, which would queue the lock scripts inside MULTI and return no
+	 * replies. Closing it closes the store's own connections (those of
+	 * replica-acknowledged writes); the connection factory stays Boot's.
 	 */
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean
+	RedisLockStore redisLockStore(RedisConnectionFactory connectionFactory, DistributedLockProperties properties) {
+		return new RedisLockStore(new StringRedisTemplate(connectionFactory), settings(properties, connectionFactory));
+	}
+
 	@Bean
 	@ConditionalOnMissingBean(LockService.class)
-	RedisLockService lockService(RedisConnectionFactory connectionFactory, DistributedLockProperties properties,
+	LockEngine lockService(RedisLockStore store, DistributedLockProperties properties,
 			ObjectProvider<ObservationRegistry> observationRegistry,
 			ObjectProvider<LockAcquireObservationConvention> acquireConvention,
 			ObjectProvider<LockHoldObservationConvention> holdConvention) {
-		StringRedisTemplate template = new StringRedisTemplate(connectionFactory);
-		return DistributedLockConfiguration.observed(
-				new RedisLockService(template, settings(properties, connectionFactory)), observationRegistry,
-				acquireConvention, holdConvention);
+		return DistributedLockConfiguration.observed(new LockEngine(store, properties.getLeaseTime()),
+				observationRegistry, acquireConvention, holdConvention);
 	}
 
 	private static RedisLockSettings settings(DistributedLockProperties properties,
@@ -100,9 +107,9 @@ class RedisLockStoreConfiguration {
 	}
 
 	/**
-	 * The locks for reactive code, when Reactor is on the class path: the same Redis,
-	 * scripts and settings as the {@code LockService}, through Lettuce's asynchronous
-	 * API.
+	 * The locks for reactive code, when Reactor is on the class path: the same store, so
+	 * the same Redis, scripts and settings as the {@code LockService}, sent through
+	 * Lettuce's asynchronous API.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(name = "reactor.core.publisher.Mono")
@@ -110,10 +117,8 @@ class RedisLockStoreConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(ReactiveLockService.class)
-		RedisReactiveLockService reactiveLockService(RedisConnectionFactory connectionFactory,
-				DistributedLockProperties properties) {
-			return new RedisReactiveLockService(new StringRedisTemplate(connectionFactory),
-					settings(properties, connectionFactory));
+		ReactiveLockEngine reactiveLockService(RedisLockStore store, DistributedLockProperties properties) {
+			return new ReactiveLockEngine(store, properties.getLeaseTime());
 		}
 
 	}

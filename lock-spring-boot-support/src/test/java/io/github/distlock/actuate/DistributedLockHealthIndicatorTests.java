@@ -4,7 +4,8 @@ import java.time.Duration;
 import java.util.List;
 
 import io.github.distlock.LockHandle;
-import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.core.LockEngine;
+import io.github.distlock.redis.RedisEngines;
 import io.github.distlock.redis.RedisLockSettings;
 import io.github.distlock.testsupport.RedisServer;
 import org.junit.jupiter.api.AfterEach;
@@ -31,7 +32,7 @@ class DistributedLockHealthIndicatorTests {
 
 	private LettuceConnectionFactory connectionFactory;
 
-	private RedisLockService service;
+	private LockEngine service;
 
 	private DistributedLockHealthIndicator health;
 
@@ -46,7 +47,7 @@ class DistributedLockHealthIndicatorTests {
 				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(2)).build());
 		this.connectionFactory.afterPropertiesSet();
 		this.connectionFactory.start();
-		this.service = new RedisLockService(new StringRedisTemplate(this.connectionFactory),
+		this.service = RedisEngines.blocking(new StringRedisTemplate(this.connectionFactory),
 				RedisLockSettings.defaults().withLeaseTime(Duration.ofSeconds(15)));
 		this.health = new DistributedLockHealthIndicator(this.service);
 	}

@@ -11,7 +11,7 @@ import io.github.distlock.autoconfigure.LineUnderTest;
 import io.github.distlock.actuate.LocksEndpoint.HeldLockDescriptor;
 import io.github.distlock.actuate.LocksEndpoint.LockDescriptor;
 import io.github.distlock.redis.RedisLockClients;
-import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,7 +32,7 @@ class LocksEndpointTests {
 	@AutoClose
 	private final RedisLockClients clients = new RedisLockClients(redis.server());
 
-	private RedisLockService service;
+	private LockEngine service;
 
 	private LocksEndpoint endpoint;
 
@@ -136,7 +136,7 @@ class LocksEndpointTests {
 
 	@Test
 	void tellsWhetherAnyInstanceHoldsALockId() {
-		RedisLockService other = this.clients.newService();
+		LockEngine other = this.clients.newService();
 		try (LockHandle elsewhere = other.tryLock("files/2024/report.pdf", Duration.ZERO, Duration.ofMinutes(1))
 			.orElseThrow(); LockHandle here = this.service.lock("stock:apple", Duration.ZERO)) {
 			long token = here.fencingToken();

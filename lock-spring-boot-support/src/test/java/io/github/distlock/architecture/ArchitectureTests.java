@@ -30,11 +30,7 @@ import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import io.github.distlock.LockService;
 import io.github.distlock.autoconfigure.DistributedLockConfiguration;
 import io.github.distlock.autoconfigure.DistributedLockProperties;
-import io.github.distlock.core.HeldLockInfo;
-import io.github.distlock.core.LockInspection;
 import io.github.distlock.interceptor.DistributedLockInterceptor;
-import io.github.distlock.redis.RedisLockService;
-import io.github.distlock.redis.RedisReactiveLockService;
 import io.github.distlock.redis.RedisLockStore;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -65,17 +61,15 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
  * Observation    .observation                      API, Support
  * Engine         .core                             API, Support, Runtime, Store, Observation
  * Redis store    .redis                            API, Support, Runtime, Store
- * Redis service  .redis.RedisLockService,          the above: engine + Redis store
- *                .redis.RedisReactiveLockService
  * Spring         .interceptor, .web, .context      API, Support, Observation, Engine
- * Operations     .actuate, .metrics                API, Support, Engine (LockInspection only)
+ * Operations     .actuate, .metrics                API, Support
  * Boot wiring    .autoconfigure, .config           everything
  * </pre>
  *
- * A layer is a set of classes, not always a package: {@link RedisLockService} is the
- * engine over the Redis store, a composition above both, in {@code .redis}, whose other
- * classes know only the store SPI and the runtime (the platform under the engine: clock,
- * parking, threads, which the quorum store runs on too).
+ * A layer is a package (with its sub-packages), without exceptions: the Redis store knows
+ * the store SPI and the runtime (the platform under the engine: clock, parking, threads,
+ * which the quorum store runs on too), never the engine; the Boot wiring composes the
+ * engine over it, as over the in-memory and quorum stores.
  */
 class ArchitectureTests {
 
@@ -94,8 +88,6 @@ class ArchitectureTests {
 	private static final String ENGINE = "Engine";
 
 	private static final String REDIS_STORE = "Redis store";
-
-	private static final String REDIS_SERVICE = "Redis service";
 
 	private static final String SPRING = "Spring";
 
@@ -132,16 +124,6 @@ class ArchitectureTests {
 	@Test
 	void packagesFormNoCycle() {
 		slices().assignedFrom(new PackageSlices()).should().beFreeOfCycles().check(CLASSES);
-	}
-
-	@Test
-	void operatorsSeeTheEngineOnlyThroughLockInspection() {
-		noClasses().that(resideInAnyPackage(ROOT + ".actuate..", ROOT + ".metrics.."))
-			.should()
-			.dependOnClassesThat(resideInAPackage(ROOT + ".core..")
-				.and(not(named(Set.of(LockInspection.class.getName(), HeldLockInfo.class.getName())))))
-			.because("the endpoint, the health check and the meters work on any LockInspection")
-			.check(CLASSES);
 	}
 
 	@Test
@@ -217,10 +199,7 @@ class ArchitectureTests {
 			.layer(ENGINE)
 			.definedBy(resideInAPackage(ROOT + ".core.."))
 			.layer(REDIS_STORE)
-			.definedBy(resideInAPackage(ROOT + ".redis..")
-				.and(not(named(Set.of(RedisLockService.class.getName(), RedisReactiveLockService.class.getName())))))
-			.layer(REDIS_SERVICE)
-			.definedBy(named(Set.of(RedisLockService.class.getName(), RedisReactiveLockService.class.getName())))
+			.definedBy(resideInAPackage(ROOT + ".redis.."))
 			.layer(SPRING)
 			.definedBy(resideInAnyPackage(ROOT + ".interceptor..", ROOT + ".web..", ROOT + ".context.."))
 			.layer(OPERATIONS)
@@ -241,15 +220,12 @@ class ArchitectureTests {
 			.mayOnlyAccessLayers(API, SUPPORT, RUNTIME, STORE, OBSERVATION)
 			.whereLayer(REDIS_STORE)
 			.mayOnlyAccessLayers(API, SUPPORT, RUNTIME, STORE)
-			.whereLayer(REDIS_SERVICE)
-			.mayOnlyAccessLayers(API, SUPPORT, RUNTIME, STORE, OBSERVATION, ENGINE, REDIS_STORE)
 			.whereLayer(SPRING)
 			.mayOnlyAccessLayers(API, SUPPORT, OBSERVATION, ENGINE)
 			.whereLayer(OPERATIONS)
-			.mayOnlyAccessLayers(API, SUPPORT, ENGINE)
+			.mayOnlyAccessLayers(API, SUPPORT)
 			.whereLayer(BOOT)
-			.mayOnlyAccessLayers(SUPPORT, API, RUNTIME, STORE, OBSERVATION, ENGINE, REDIS_STORE, REDIS_SERVICE, SPRING,
-					OPERATIONS);
+			.mayOnlyAccessLayers(SUPPORT, API, RUNTIME, STORE, OBSERVATION, ENGINE, REDIS_STORE, SPRING, OPERATIONS);
 	}
 
 	private static ArchCondition<JavaClass> useOnlyModulesBelow() {
@@ -298,19 +274,6 @@ class ArchitectureTests {
 
 	private static DescribedPredicate<JavaClass> inModule(Module module) {
 		return DescribedPredicate.describe("in " + module.artifact, (type) -> MODULE_OF.get(type.getName()) == module);
-	}
-
-	/** Classes by name, nested ones and arrays with their class. */
-	private static DescribedPredicate<JavaClass> named(String name) {
-		return named(Set.of(name));
-	}
-
-	private static DescribedPredicate<JavaClass> named(Set<String> names) {
-		return DescribedPredicate.describe("named " + names, (type) -> names.contains(topLevel(type)));
-	}
-
-	private static <T> DescribedPredicate<T> not(DescribedPredicate<T> predicate) {
-		return DescribedPredicate.not(predicate);
 	}
 
 	/** The name of a class or of the class it is nested in; of the element for arrays. */

@@ -13,7 +13,8 @@ import io.github.distlock.LockService;
 import io.github.distlock.interceptor.DistributedLockAdvisor;
 import io.github.distlock.interceptor.DistributedLockInterceptor;
 import io.github.distlock.interceptor.LockOperationSource;
-import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.core.LockEngine;
+import io.github.distlock.redis.RedisLockStore;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
@@ -43,7 +44,7 @@ class DistributedLockAutoConfigurationTests {
 	void contributesTheLockServiceAndTheInterception() {
 		this.contextRunner.run((context) -> {
 			assertThat(context).hasSingleBean(LockService.class)
-				.hasSingleBean(RedisLockService.class)
+				.hasSingleBean(RedisLockStore.class)
 				.hasSingleBean(LockOperationSource.class)
 				.hasSingleBean(DistributedLockInterceptor.class)
 				.hasSingleBean(DistributedLockAdvisor.class);
@@ -55,7 +56,7 @@ class DistributedLockAutoConfigurationTests {
 	@Test
 	void backsOffFromAUserLockService() {
 		this.contextRunner.withUserConfiguration(UserLockServiceConfiguration.class).run((context) -> {
-			assertThat(context).hasSingleBean(LockService.class).doesNotHaveBean(RedisLockService.class);
+			assertThat(context).hasSingleBean(LockService.class).doesNotHaveBean(LockEngine.class);
 			assertThat(context.getBean(LockService.class)).isSameAs(UserLockServiceConfiguration.SERVICE);
 			assertThat(context).hasSingleBean(DistributedLockAdvisor.class);
 		});

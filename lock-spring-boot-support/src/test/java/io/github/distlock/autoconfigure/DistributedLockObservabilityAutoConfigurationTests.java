@@ -8,10 +8,11 @@ import io.github.distlock.LockHandle;
 import io.github.distlock.LockService;
 import io.github.distlock.actuate.DistributedLockHealthIndicator;
 import io.github.distlock.actuate.LocksEndpoint;
-import io.github.distlock.core.HeldLockInfo;
-import io.github.distlock.core.LockInspection;
+import io.github.distlock.HeldLockInfo;
+import io.github.distlock.LockInspection;
 import io.github.distlock.metrics.LockMetrics;
-import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.core.LockEngine;
+import io.github.distlock.redis.RedisLockStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.jspecify.annotations.Nullable;
@@ -47,7 +48,7 @@ class DistributedLockObservabilityAutoConfigurationTests {
 
 	@Test
 	void noMetricsWithoutAMeterRegistry() {
-		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(RedisLockService.class)
+		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(RedisLockStore.class)
 			.doesNotHaveBean(LockMetrics.class));
 	}
 
@@ -55,7 +56,7 @@ class DistributedLockObservabilityAutoConfigurationTests {
 	void noMetricsAndNoFailureWithoutMicrometerCore() {
 		this.contextRunner.withClassLoader(new FilteredClassLoader("io.micrometer.core"))
 			.run((context) -> assertThat(context).hasNotFailed()
-				.hasSingleBean(RedisLockService.class)
+				.hasSingleBean(RedisLockStore.class)
 				.doesNotHaveBean(LockMetrics.class));
 	}
 
@@ -85,7 +86,7 @@ class DistributedLockObservabilityAutoConfigurationTests {
 					new FilteredClassLoader(ConditionalOnAvailableEndpoint.class, LineUnderTest.HEALTH_INDICATOR))
 			.withPropertyValues("management.endpoints.web.exposure.include=locks")
 			.run((context) -> assertThat(context).hasNotFailed()
-				.hasSingleBean(RedisLockService.class)
+				.hasSingleBean(RedisLockStore.class)
 				.doesNotHaveBean(LocksEndpoint.class)
 				.doesNotHaveBean(DistributedLockHealthIndicator.class));
 	}
@@ -127,7 +128,7 @@ class DistributedLockObservabilityAutoConfigurationTests {
 			.withBean(InspectableLockService.class, InspectableLockService::new)
 			.withPropertyValues("management.endpoints.web.exposure.include=locks")
 			.run((context) -> {
-				assertThat(context).hasNotFailed().doesNotHaveBean(RedisLockService.class);
+				assertThat(context).hasNotFailed().doesNotHaveBean(LockEngine.class);
 				assertThat(context).hasSingleBean(LockMetrics.class)
 					.hasSingleBean(LocksEndpoint.class)
 					.hasSingleBean(DistributedLockHealthIndicator.class);

@@ -12,8 +12,7 @@ import io.github.distlock.core.LockEngine;
 import io.github.distlock.core.ReactiveLockEngine;
 import io.github.distlock.interceptor.DistributedLockAdvisor;
 import io.github.distlock.metrics.LockMetrics;
-import io.github.distlock.redis.RedisLockService;
-import io.github.distlock.redis.RedisReactiveLockService;
+import io.github.distlock.redis.RedisLockStore;
 import io.github.distlock.store.InMemoryLockStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -61,7 +60,7 @@ class LockStoreAutoConfigurationTests {
 	@Test
 	void redisIsTheDefault(CapturedOutput output) {
 		this.contextRunner.run((context) -> {
-			assertThat(context).hasSingleBean(RedisLockService.class)
+			assertThat(context).hasSingleBean(RedisLockStore.class)
 				.hasSingleBean(MaxmemoryPolicyCheck.class)
 				.doesNotHaveBean(InMemoryLockStore.class);
 			assertThat(context.getBean(DistributedLockProperties.class).getStore())
@@ -73,7 +72,7 @@ class LockStoreAutoConfigurationTests {
 	@Test
 	void redisWhenNamed() {
 		this.contextRunner.withPropertyValues("distributed-lock.store=redis")
-			.run((context) -> assertThat(context).hasSingleBean(RedisLockService.class)
+			.run((context) -> assertThat(context).hasSingleBean(RedisLockStore.class)
 				.hasSingleBean(MaxmemoryPolicyCheck.class)
 				.doesNotHaveBean(InMemoryLockStore.class));
 	}
@@ -103,7 +102,8 @@ class LockStoreAutoConfigurationTests {
 	@Test
 	void aReactiveLockServiceBesideEachStoreWhenReactorIsThere() {
 		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(ReactiveLockService.class)
-			.hasSingleBean(RedisReactiveLockService.class));
+			.hasSingleBean(ReactiveLockEngine.class)
+			.hasSingleBean(RedisLockStore.class));
 		this.withoutRedis.withPropertyValues("distributed-lock.store=in-memory")
 			.run((context) -> assertThat(context).hasSingleBean(ReactiveLockService.class)
 				.hasSingleBean(ReactiveLockEngine.class));
@@ -127,9 +127,10 @@ class LockStoreAutoConfigurationTests {
 	@Test
 	void aUsersReactiveLockServiceReplacesTheDefault() {
 		ReactiveLockService own = new ReactiveLockEngine(new InMemoryLockStore(), Duration.ofSeconds(30));
-		this.contextRunner.withBean("ownReactiveLockService", ReactiveLockService.class, () -> own)
-			.run((context) -> assertThat(context).hasSingleBean(ReactiveLockService.class)
-				.doesNotHaveBean(RedisReactiveLockService.class));
+		this.contextRunner.withBean("ownReactiveLockService", ReactiveLockService.class, () -> own).run((context) -> {
+			assertThat(context).hasSingleBean(ReactiveLockService.class);
+			assertThat(context.getBean(ReactiveLockService.class)).isSameAs(own);
+		});
 	}
 
 	@Test
@@ -138,7 +139,7 @@ class LockStoreAutoConfigurationTests {
 			.run((context) -> assertThat(context).hasSingleBean(RedisConnectionFactory.class)
 				.hasSingleBean(LockEngine.class)
 				.hasSingleBean(InMemoryLockStore.class)
-				.doesNotHaveBean(RedisLockService.class)
+				.doesNotHaveBean(RedisLockStore.class)
 				.doesNotHaveBean(MaxmemoryPolicyCheck.class));
 	}
 

@@ -10,7 +10,7 @@ import io.github.distlock.LockService;
 import io.github.distlock.actuate.DistributedLockHealthIndicator;
 import io.github.distlock.core.LockEngine;
 import io.github.distlock.redis.QuorumLockStore;
-import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.redis.RedisLockStore;
 import io.github.distlock.testsupport.RedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -77,7 +77,7 @@ class QuorumLockStoreAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("distributed-lock.quorum.nodes=" + nodes()).run((context) -> {
 			assertThat(context).hasSingleBean(QuorumLockStore.class)
 				.hasSingleBean(LockEngine.class)
-				.doesNotHaveBean(RedisLockService.class)
+				.doesNotHaveBean(RedisLockStore.class)
 				.hasSingleBean(MaxmemoryPolicyCheck.class);
 			LockService locks = context.getBean(LockService.class);
 			try (LockHandle lock = locks.lock("orders:42", Duration.ofSeconds(5))) {

@@ -1,7 +1,8 @@
 package io.github.distlock.autoconfigure;
 
 import io.github.distlock.LockService;
-import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.core.LockEngine;
+import io.github.distlock.redis.RedisLockStore;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -23,7 +24,7 @@ class ReplicationPropertiesTests {
 	@Test
 	void offByDefault() {
 		this.contextRunner.run((context) -> {
-			assertThat(context).hasSingleBean(RedisLockService.class);
+			assertThat(context).hasSingleBean(RedisLockStore.class);
 			DistributedLockProperties properties = context.getBean(DistributedLockProperties.class);
 			assertThat(properties.getReplication().getMinReplicas()).isZero();
 			assertThat(properties.getReplication().getTimeout()).hasSeconds(1);

@@ -13,7 +13,7 @@ import io.github.distlock.LockHandle;
 import io.github.distlock.LockService;
 import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import io.github.distlock.redis.RedisLockClients;
-import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.AutoClose;
@@ -49,7 +49,7 @@ class HostileInputTests {
 	@AutoClose
 	private final RedisLockClients clients = new RedisLockClients(redis.server());
 
-	private RedisLockService otherInstance;
+	private LockEngine otherInstance;
 
 	private ApplicationContextRunner contextRunner;
 

@@ -13,7 +13,7 @@ import io.github.distlock.OnLockFailure;
 import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import io.github.distlock.autoconfigure.DistributedLockMetricsAutoConfiguration;
 import io.github.distlock.redis.RedisLockClients;
-import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisServerExtension;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -61,7 +61,7 @@ class LockMetersTests {
 			MeterRegistry meters = context.getBean(MeterRegistry.class);
 			Stock stock = context.getBean(Stock.class);
 			stock.buy("apple");
-			RedisLockService other = this.clients.newService();
+			LockEngine other = this.clients.newService();
 			try (LockHandle held = other.lock("stock:pear", Duration.ZERO)) {
 				assertThat(stock.buyIfFree("pear")).isFalse();
 			}

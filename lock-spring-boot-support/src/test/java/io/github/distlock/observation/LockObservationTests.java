@@ -8,7 +8,7 @@ import io.github.distlock.LockLostException;
 import io.github.distlock.LockNotAcquiredException;
 import io.github.distlock.OnLockFailure;
 import io.github.distlock.redis.RedisLockClients;
-import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.redis.RedisLockSettings;
 import io.github.distlock.testsupport.RedisServer;
 import io.github.distlock.testsupport.RedisServerExtension;
@@ -27,8 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Observations of a {@link RedisLockService} on a real Redis: names, low- and
- * high-cardinality key values for every outcome.
+ * Observations of the {@link io.github.distlock.core.LockEngine} over the Redis store on
+ * a real Redis: names, low- and high-cardinality key values for every outcome.
  */
 class LockObservationTests {
 
@@ -40,7 +40,7 @@ class LockObservationTests {
 
 	private TestObservationRegistry registry;
 
-	private RedisLockService service;
+	private LockEngine service;
 
 	@BeforeEach
 	void setUp() {
@@ -94,7 +94,7 @@ class LockObservationTests {
 
 	@Test
 	void aLockHeldElsewhereIsATimeoutOrASkip() {
-		RedisLockService other = this.clients.newService();
+		LockEngine other = this.clients.newService();
 		try (LockHandle held = other.lock("job", Duration.ZERO)) {
 			assertThat(this.service.tryLock("job", Duration.ZERO, null)).isEmpty();
 			assertThat(this.service.tryLock("job", "job", Duration.ZERO, null, OnLockFailure.SKIP)).isEmpty();
@@ -109,7 +109,7 @@ class LockObservationTests {
 	void aRedisFailureIsAnErrorTaggedWithItsException() {
 		RedisServer down = RedisServer.start();
 		try (RedisLockClients downClients = new RedisLockClients(down)) {
-			RedisLockService unreachable = downClients.newService();
+			LockEngine unreachable = downClients.newService();
 			unreachable.setObservationRegistry(this.registry, null, null);
 			down.stop();
 			assertThatExceptionOfType(LockNotAcquiredException.class)
@@ -152,7 +152,7 @@ class LockObservationTests {
 
 	@Test
 	void userConventionsReplaceTheDefaults() {
-		RedisLockService custom = this.clients.newService(RedisLockSettings.defaults());
+		LockEngine custom = this.clients.newService(RedisLockSettings.defaults());
 		custom.setObservationRegistry(this.registry, new DefaultLockAcquireObservationConvention() {
 
 			@Override
@@ -191,7 +191,7 @@ class LockObservationTests {
 
 	@Test
 	void withoutARegistryNothingIsObserved() {
-		RedisLockService plain = this.clients.newService();
+		LockEngine plain = this.clients.newService();
 		Optional<LockHandle> handle = plain.tryLock("quiet", Duration.ZERO, null);
 		handle.orElseThrow().close();
 		assertThat(this.registry).doesNotHaveAnyObservation();

@@ -9,6 +9,7 @@ import io.github.distlock.LockHandle;
 import io.github.distlock.actuate.LockHealth;
 import io.github.distlock.actuate.LocksEndpoint;
 import io.github.distlock.actuate.LocksEndpoint.LockDescriptor;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisCluster;
 import io.github.distlock.testsupport.RedisClusterExtension;
 import io.github.distlock.testsupport.RedisServer;
@@ -63,8 +64,8 @@ class ClusterObservabilityTests {
 	@Test
 	void healthAndLockLookupWorkOnEveryMaster() {
 		RedisCluster cluster = redis.cluster();
-		RedisLockService holder = this.clients.newService();
-		RedisLockService observer = this.clients.newService();
+		LockEngine holder = this.clients.newService();
+		LockEngine observer = this.clients.newService();
 		assertThat(LockHealth.check(observer).up()).isTrue();
 		LocksEndpoint endpoint = new LocksEndpoint(observer);
 		Set<Integer> masters = new HashSet<>();

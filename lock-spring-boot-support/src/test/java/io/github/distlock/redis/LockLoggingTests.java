@@ -8,6 +8,7 @@ import ch.qos.logback.classic.Logger;
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockLostException;
 import io.github.distlock.OnLockFailure;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.AutoClose;
@@ -53,7 +54,7 @@ class LockLoggingTests {
 
 	@Test
 	void aLockLostAtReleaseIsOneInfoLineWithIdNameAndReason(CapturedOutput output) {
-		RedisLockService service = this.clients.newService();
+		LockEngine service = this.clients.newService();
 		LockHandle handle = service
 			.tryLock("stock", "stock:apple", Duration.ZERO, Duration.ofMinutes(1), OnLockFailure.THROW)
 			.orElseThrow();
@@ -69,8 +70,7 @@ class LockLoggingTests {
 
 	@Test
 	void aLockLostByRenewalIsLoggedOnceNotAgainAtRelease(CapturedOutput output) {
-		RedisLockService service = this.clients
-			.newService(RedisLockSettings.defaults().withLeaseTime(Duration.ofSeconds(3)));
+		LockEngine service = this.clients.newService(RedisLockSettings.defaults().withLeaseTime(Duration.ofSeconds(3)));
 		LockHandle handle = service.lock("job:nightly", Duration.ZERO);
 		String ownerToken = redis.command("GET", "distlock:{job:nightly}");
 		redis.command("DEL", "distlock:{job:nightly}");
@@ -85,8 +85,8 @@ class LockLoggingTests {
 
 	@Test
 	void acquireAndReleaseLogAtDebugOnly(CapturedOutput output) {
-		RedisLockService service = this.clients.newService();
-		RedisLockService other = this.clients.newService();
+		LockEngine service = this.clients.newService();
+		LockEngine other = this.clients.newService();
 		this.logger.setLevel(Level.INFO);
 		try (LockHandle handle = service.lock("stock:pear", Duration.ZERO)) {
 			assertThat(other.tryLock("stock:pear", Duration.ZERO, null)).isEmpty();

@@ -18,6 +18,7 @@ import io.github.distlock.OnLockFailure;
 import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import io.github.distlock.autoconfigure.DistributedLockMetricsAutoConfiguration;
 import io.github.distlock.core.EngineProbe;
+import io.github.distlock.core.LockEngine;
 import io.github.distlock.metrics.LockMetrics;
 import io.github.distlock.store.Acquired;
 import io.github.distlock.store.ExtendReply;
@@ -112,7 +113,7 @@ class ReplicaAcknowledgedAcquireTests {
 
 	@Test
 	void anAcquisitionReturnsOnlyOnceTheReplicaHasTheLock() {
-		RedisLockService locks = newService(newConnectionFactory(), 1, PATIENT);
+		LockEngine locks = newService(newConnectionFactory(), 1, PATIENT);
 		for (int i = 0; i < 200; i++) {
 			try (LockHandle lock = locks.lock("stock:" + (i % 10), Duration.ofSeconds(5))) {
 				// WAIT answered: the replica has the key now, not eventually.
@@ -126,7 +127,7 @@ class ReplicaAcknowledgedAcquireTests {
 
 	@Test
 	void anAcquisitionTheReplicaDoesNotAcknowledgeFailsClosedAndLeavesNoKey() {
-		RedisLockService locks = newService(newConnectionFactory(), 1, TIMEOUT);
+		LockEngine locks = newService(newConnectionFactory(), 1, TIMEOUT);
 		replica.pause();
 		assertThatExceptionOfType(LockNotAcquiredException.class)
 			.isThrownBy(() -> locks.lock("stock:apple", Duration.ofSeconds(5)))
@@ -150,8 +151,8 @@ class ReplicaAcknowledgedAcquireTests {
 
 	@Test
 	void aLockHeldByAnotherInstanceIsWaitedForWithoutWaitingForReplicas() {
-		RedisLockService locks = newService(newConnectionFactory(), 1, PATIENT);
-		RedisLockService other = newService(newConnectionFactory(), 1, PATIENT);
+		LockEngine locks = newService(newConnectionFactory(), 1, PATIENT);
+		LockEngine other = newService(newConnectionFactory(), 1, PATIENT);
 		try (LockHandle held = other.lock("stock:apple", Duration.ZERO)) {
 			replica.pause();
 			// The acquire script wrote no owner, so there was nothing to acknowledge.
@@ -162,7 +163,7 @@ class ReplicaAcknowledgedAcquireTests {
 
 	@Test
 	void aHandOverTheReplicaDoesNotAcknowledgeFailsClosedForTheWaiter() throws Exception {
-		RedisLockService locks = newService(newConnectionFactory(), 1, TIMEOUT);
+		LockEngine locks = newService(newConnectionFactory(), 1, TIMEOUT);
 		AtomicInteger criticalSections = new AtomicInteger();
 		LockHandle held = locks.lock("stock:apple", Duration.ZERO);
 		CompletableFuture<Void> waiter = new CompletableFuture<>();
@@ -197,8 +198,8 @@ class ReplicaAcknowledgedAcquireTests {
 	@Test
 	void aWaitForReplicasStallsNoOtherThreadsCommands() throws Exception {
 		LettuceConnectionFactory factory = newConnectionFactory();
-		RedisLockService locks = newService(factory, 1, Duration.ofMinutes(2));
-		RedisLockService unreplicated = newService(factory, 0, TIMEOUT);
+		LockEngine locks = newService(factory, 1, Duration.ofMinutes(2));
+		LockEngine unreplicated = newService(factory, 0, TIMEOUT);
 		LockHandle heldBefore = locks.lock("held", Duration.ZERO);
 		replica.pause();
 		CountDownLatch waitReturned = new CountDownLatch(1);
@@ -234,7 +235,7 @@ class ReplicaAcknowledgedAcquireTests {
 
 	@Test
 	void withReplicatedRenewalsAHolderLosesTheLockWhenItsRenewalsAreNotAcknowledged() {
-		RedisLockService locks = new RedisLockService(new StringRedisTemplate(newConnectionFactory()),
+		LockEngine locks = RedisEngines.blocking(new StringRedisTemplate(newConnectionFactory()),
 				RedisLockSettings.defaults()
 					.withLeaseTime(Duration.ofSeconds(3))
 					.withReplication(1, TIMEOUT)
@@ -282,10 +283,10 @@ class ReplicaAcknowledgedAcquireTests {
 	@Test
 	void aBrokenConnectionIsReplacedAndAllAreClosedWithTheService() {
 		LettuceConnectionFactory factory = newConnectionFactory();
-		RedisLockService unreplicated = newService(factory, 0, TIMEOUT);
+		LockEngine unreplicated = newService(factory, 0, TIMEOUT);
 		assertThat(unreplicated.isLocked("warm-up")).isFalse();
 		int sharedOnly = clientsOnMaster();
-		RedisLockService locks = newService(factory, 1, PATIENT);
+		LockEngine locks = newService(factory, 1, PATIENT);
 		locks.lock("first", Duration.ZERO).close();
 		assertThat(clientsOnMaster()).isEqualTo(sharedOnly + 1);
 		String waitClient = master.command("CLIENT", "LIST")
@@ -408,8 +409,8 @@ class ReplicaAcknowledgedAcquireTests {
 		return factory;
 	}
 
-	private RedisLockService newService(LettuceConnectionFactory factory, int minReplicas, Duration timeout) {
-		RedisLockService service = new RedisLockService(new StringRedisTemplate(factory),
+	private LockEngine newService(LettuceConnectionFactory factory, int minReplicas, Duration timeout) {
+		LockEngine service = RedisEngines.blocking(new StringRedisTemplate(factory),
 				RedisLockSettings.defaults()
 					.withLeaseTime(Duration.ofMinutes(5))
 					.withReplication(minReplicas, timeout));

@@ -3,7 +3,7 @@ package io.github.distlock.test;
 import java.time.Duration;
 
 import io.github.distlock.LockService;
-import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.redis.RedisLockStore;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -28,8 +28,8 @@ class DataRedisSliceTests {
 	private LockService lockService;
 
 	@Test
-	void theSliceHasTheRedisLockService() {
-		assertThat(this.lockService).isInstanceOf(RedisLockService.class);
+	void theSliceHasTheLocksInRedis() {
+		assertThat(this.context.getBeansOfType(RedisLockStore.class)).as("the locks' store").hasSize(1);
 		// The test application imports Jobs: their @DistributedLock methods are
 		// intercepted in the slice.
 		this.context.getBean(Jobs.class).buy("apple", () -> TestLocks.assertLocked("stock:apple"));

@@ -4,7 +4,7 @@ import java.time.Duration;
 
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockService;
-import io.github.distlock.redis.RedisLockService;
+import io.github.distlock.redis.RedisLockStore;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -41,7 +41,7 @@ class LocalRedisServerTests {
 		assertThat(this.context.getBean(LineUnderTest.REDIS_CONNECTION_DETAILS)).isSameAs(this.local);
 		assertThat(this.local.server().isRunning()).isTrue();
 		assertThat(this.local.getStandalone().getHost()).isEqualTo(this.local.server().host());
-		assertThat(this.lockService).isInstanceOf(RedisLockService.class);
+		assertThat(this.context.getBeansOfType(RedisLockStore.class)).as("the locks' store").hasSize(1);
 
 		try (LockHandle handle = this.lockService.lock("stock:apple", Duration.ofSeconds(10))) {
 			assertThat(handle.isHeld()).isTrue();

@@ -1,6 +1,6 @@
 package io.github.distlock.actuate;
 
-import io.github.distlock.core.LockInspection;
+import io.github.distlock.LockInspection;
 
 import org.springframework.boot.actuate.health.AbstractHealthIndicator;
 import org.springframework.boot.actuate.health.Health;

@@ -1,7 +1,7 @@
 package io.github.distlock.autoconfigure;
 
 import io.github.distlock.actuate.DistributedLockHealthIndicator;
-import io.github.distlock.core.LockInspection;
+import io.github.distlock.LockInspection;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;

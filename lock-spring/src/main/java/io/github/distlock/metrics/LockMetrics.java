@@ -1,6 +1,6 @@
 package io.github.distlock.metrics;
 
-import io.github.distlock.core.LockInspection;
+import io.github.distlock.LockInspection;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

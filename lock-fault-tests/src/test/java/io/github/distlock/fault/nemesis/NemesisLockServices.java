@@ -7,7 +7,6 @@ import java.util.List;
 import io.github.distlock.runtime.EngineRuntime;
 import io.github.distlock.core.LockEngine;
 import io.github.distlock.redis.QuorumLockStore;
-import io.github.distlock.redis.RedisLockService;
 import io.github.distlock.redis.RedisLockSettings;
 import io.github.distlock.redis.RedisLockStore;
 import io.lettuce.core.ClientOptions;
@@ -35,8 +34,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * {@code TcpProxy} of this client in front of one node), waiting at most {@code timeout}
  * for a node.</li>
  * <li>{@code sentinel}: a {@link RedisLockStore} on the master that the Sentinels at
- * {@code nodes} name {@code master} (the engine and store of a
- * {@link RedisLockService}).</li>
+ * {@code nodes} name {@code master} (the engine and store of a the
+ * {@link io.github.distlock.core.LockEngine} over the Redis store).</li>
  * <li>{@code cluster}: a {@link RedisLockStore} on the Redis Cluster that {@code nodes}
  * belong to.</li>
  * </ul>

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 import io.github.distlock.LockNotAcquiredException;
-import io.github.distlock.core.LockInspection;
+import io.github.distlock.LockInspection;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
