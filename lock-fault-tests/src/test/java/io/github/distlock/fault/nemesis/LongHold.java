@@ -34,12 +34,13 @@ final class LongHold {
 	}
 
 	/**
+	 * @param acquiredAt when the acquire returned, before the token was read (see
+	 * {@link Op})
 	 * @param lease the service's lease, which the hold starts with
 	 * @param longLease the first extend's lease, and the longest
 	 */
-	static Op run(String thread, LockHandle handle, FencedResource resource, Duration lease, Duration longLease,
-			ThreadLocalRandom random) {
-		long acquiredAt = System.nanoTime();
+	static Op run(String thread, LockHandle handle, long acquiredAt, FencedResource resource, Duration lease,
+			Duration longLease, ThreadLocalRandom random) {
 		HoldWatch watch = new HoldWatch(lease);
 		watch.extend(handle, longLease);
 		String read = resource.value(handle.lockId());

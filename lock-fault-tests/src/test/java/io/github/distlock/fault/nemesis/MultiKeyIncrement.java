@@ -28,11 +28,12 @@ final class MultiKeyIncrement {
 	}
 
 	/**
+	 * @param acquiredAt when the acquire returned, before the tokens were read (see
+	 * {@link Op})
 	 * @param lease the service's lease, the holds'
 	 */
-	static List<Op> run(String thread, MultiLockHandle all, FencedResource resource, Duration lease,
+	static List<Op> run(String thread, MultiLockHandle all, long acquiredAt, FencedResource resource, Duration lease,
 			ThreadLocalRandom random) {
-		long acquiredAt = System.nanoTime();
 		List<LockHandle> handles = all.handles();
 		long[] writeSent = new long[handles.size()];
 		long[] writeAck = new long[handles.size()];

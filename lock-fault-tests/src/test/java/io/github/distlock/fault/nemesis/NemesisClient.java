@@ -174,6 +174,8 @@ public final class NemesisClient {
 					pause(50);
 					continue;
 				}
+				// The hold began before its token is read (see Op#acquiredNanos).
+				long acquiredAt = System.nanoTime();
 				try {
 					// Read first: issued on its first read, the token is a round trip
 					// that can fail (a failover); nothing is written then, and the lock
@@ -186,7 +188,7 @@ public final class NemesisClient {
 							+ ex.getClass().getSimpleName());
 					continue;
 				}
-				print(increment(thread, id, handle, resource, random).toLine());
+				print(increment(thread, id, handle, acquiredAt, resource, random).toLine());
 			}
 		}
 	}
@@ -216,6 +218,7 @@ public final class NemesisClient {
 					pause(50);
 					continue;
 				}
+				long acquiredAt = System.nanoTime();
 				try {
 					// Read first, as in work.
 					handle.fencingToken();
@@ -226,7 +229,7 @@ public final class NemesisClient {
 							+ ex.getClass().getSimpleName());
 					continue;
 				}
-				print(LongHold.run(thread, handle, resource, lease, longLease, random).toLine());
+				print(LongHold.run(thread, handle, acquiredAt, resource, lease, longLease, random).toLine());
 			}
 		}
 	}
@@ -253,6 +256,7 @@ public final class NemesisClient {
 			pause(50);
 			return;
 		}
+		long acquiredAt = System.nanoTime();
 		try {
 			// Every token read before any write (see work).
 			((MultiLockHandle) all.get()).fencingTokens();
@@ -263,8 +267,8 @@ public final class NemesisClient {
 					+ " multi-key");
 			return;
 		}
-		for (Op op : MultiKeyIncrement.run(thread, (MultiLockHandle) all.get(), resource, millis(this.options, "lease"),
-				random)) {
+		for (Op op : MultiKeyIncrement.run(thread, (MultiLockHandle) all.get(), acquiredAt, resource,
+				millis(this.options, "lease"), random)) {
 			print(op.toLine());
 		}
 	}
@@ -304,9 +308,8 @@ public final class NemesisClient {
 	 * up to the long holds' lease), write back plus one with the token. The think time
 	 * widens the window in which a second holder would lose this update.
 	 */
-	private Op increment(String thread, String id, LockHandle handle, FencedResource resource,
+	private Op increment(String thread, String id, LockHandle handle, long acquiredAt, FencedResource resource,
 			ThreadLocalRandom random) {
-		long acquiredAt = System.nanoTime();
 		HoldWatch watch = new HoldWatch(millis(this.options, "lease"));
 		String read = resource.value(id);
 		long next = ((read != null) ? Long.parseLong(read) : 0) + 1;

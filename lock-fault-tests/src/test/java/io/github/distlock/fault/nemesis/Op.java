@@ -10,7 +10,11 @@ package io.github.distlock.fault.nemesis;
  * @param client the client thread, e.g. {@code c2-t1}
  * @param lockId the lock id, which is also the name of the fenced register
  * @param token the hold's fencing token
- * @param acquiredNanos just after the acquire returned
+ * @param acquiredNanos just after the acquire returned, before the fencing token was
+ * read: a token is issued on its first read, during the hold, so the hold began before
+ * it. (Taken after the read, a client frozen between the two showed a hold that began
+ * seconds after its token was issued, after other holders' greater tokens: "token went
+ * back", a false violation; CI, seed 2084095628344.)
  * @param writeSentNanos just before the write was sent to the fenced resource
  * @param writeAckNanos just after the fenced resource answered it
  * @param releasedNanos just before the release was sent
