@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 import io.github.distlock.LockService;
-import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
+import io.github.distlock.boot4.autoconfigure.DistributedLockAutoConfiguration;
 import io.github.distlock.testsupport.RedisCluster;
 import io.github.distlock.testsupport.RedisServer;
 

@@ -10,10 +10,10 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * distlock's {@link ReactiveLockService} from the auto-configuration (on one Redis the
- * {@code ReactiveLockEngine} over the Redis store, its scripts sent through Lettuce's asynchronous API
- * on the shared native connection), used as reactive code would: the action runs under
- * {@link ReactiveLockService#executeLocked(String, Duration, Mono)}, the lease
- * auto-renewed, nothing blocking.
+ * {@code ReactiveLockEngine} over the Redis store, its scripts sent through Lettuce's
+ * asynchronous API on the shared native connection), used as reactive code would: the
+ * action runs under {@link ReactiveLockService#executeLocked(String, Duration, Mono)},
+ * the lease auto-renewed, nothing blocking.
  */
 final class DistlockReactiveClient implements ReactiveLockClient {
 

@@ -10,7 +10,6 @@ import io.github.distlock.DistributedLock;
 import io.github.distlock.config.EnableDistributedLock;
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockService;
-import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import io.github.distlock.aspectj.ltw.LtwCounter;
 import io.github.distlock.interceptor.DistributedLockAdvisor;
 import io.github.distlock.interceptor.DistributedLockInterceptor;
@@ -73,7 +72,7 @@ class AspectJModeTests {
 	private ApplicationContextRunner aspectjMode() {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(LineUnderTest.redisAutoConfiguration(), AopAutoConfiguration.class,
-					DistributedLockAutoConfiguration.class))
+					LineUnderTest.lockAutoConfiguration()))
 			.withPropertyValues("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port())
 			.withUserConfiguration(AspectJMode.class);
 	}

@@ -10,7 +10,6 @@ import javax.sql.DataSource;
 
 import io.github.distlock.config.EnableDistributedLock;
 import io.github.distlock.LockService;
-import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import io.github.distlock.testsupport.RedisServerExtension;
 import org.aspectj.lang.reflect.AjTypeSystem;
 import org.aspectj.lang.reflect.DeclarePrecedence;
@@ -111,7 +110,7 @@ class AspectJTransactionOrderingTests {
 	private ApplicationContextRunner contextRunner() {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(LineUnderTest.redisAutoConfiguration(),
-					DistributedLockAutoConfiguration.class))
+					LineUnderTest.lockAutoConfiguration()))
 			.withPropertyValues("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port())
 			.withBean(Events.class, () -> new Events(this.events, observer))
 			.withUserConfiguration(AspectJModes.class, StockConfiguration.class);

@@ -17,7 +17,26 @@ final class LineUnderTest {
 	/** Boot 3.5's, in {@code spring-boot-autoconfigure}. */
 	static final String BOOT_3_REDIS = "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration";
 
+	/**
+	 * distlock's auto-configuration of Boot 4, in {@code lock-spring-boot-autoconfigure}.
+	 */
+	static final String BOOT_4_LOCKS = "io.github.distlock.boot4.autoconfigure.DistributedLockAutoConfiguration";
+
+	/**
+	 * distlock's auto-configuration of Boot 3.5, in
+	 * {@code lock-spring-boot3-autoconfigure}.
+	 */
+	static final String BOOT_3_LOCKS = "io.github.distlock.boot3.autoconfigure.DistributedLockAutoConfiguration";
+
 	private LineUnderTest() {
+	}
+
+	/**
+	 * distlock's auto-configuration of the running line.
+	 * @return the auto-configuration class
+	 */
+	static Class<?> lockAutoConfiguration() {
+		return firstPresent(BOOT_4_LOCKS, BOOT_3_LOCKS);
 	}
 
 	/**
@@ -25,13 +44,17 @@ final class LineUnderTest {
 	 * @return the auto-configuration class
 	 */
 	static Class<?> redisAutoConfiguration() {
+		return firstPresent(BOOT_4_REDIS, BOOT_3_REDIS);
+	}
+
+	private static Class<?> firstPresent(String boot4, String boot3) {
 		ClassLoader classLoader = LineUnderTest.class.getClassLoader();
-		for (String name : List.of(BOOT_4_REDIS, BOOT_3_REDIS)) {
+		for (String name : List.of(boot4, boot3)) {
 			if (ClassUtils.isPresent(name, classLoader)) {
 				return ClassUtils.resolveClassName(name, classLoader);
 			}
 		}
-		throw new IllegalStateException("Neither " + BOOT_4_REDIS + " nor " + BOOT_3_REDIS + " is on the class path");
+		throw new IllegalStateException("Neither " + boot4 + " nor " + boot3 + " is on the class path");
 	}
 
 }

@@ -18,7 +18,8 @@ import org.springframework.http.ProblemDetail;
  * same on every Boot line: each line's auto-configuration module lists it in its
  * {@code AutoConfiguration.imports}.
  */
-@AutoConfiguration(afterName = "io.github.distlock.autoconfigure.DistributedLockAutoConfiguration")
+@AutoConfiguration(afterName = { "io.github.distlock.boot4.autoconfigure.DistributedLockAutoConfiguration",
+		"io.github.distlock.boot3.autoconfigure.DistributedLockAutoConfiguration" })
 @ConditionalOnClass(ProblemDetail.class)
 @ConditionalOnWebApplication
 @ConditionalOnBooleanProperty("distributed-lock.web.enabled")

@@ -17,7 +17,8 @@ import org.springframework.context.annotation.Bean;
  * each line's auto-configuration module lists it in its
  * {@code AutoConfiguration.imports}.
  */
-@AutoConfiguration(afterName = "io.github.distlock.autoconfigure.DistributedLockAutoConfiguration")
+@AutoConfiguration(afterName = { "io.github.distlock.boot4.autoconfigure.DistributedLockAutoConfiguration",
+		"io.github.distlock.boot3.autoconfigure.DistributedLockAutoConfiguration" })
 @ConditionalOnClass(ConditionalOnAvailableEndpoint.class)
 @ConditionalOnAvailableEndpoint(LocksEndpoint.class)
 public final class LocksEndpointAutoConfiguration {

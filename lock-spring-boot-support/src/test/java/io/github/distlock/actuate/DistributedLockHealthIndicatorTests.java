@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 import io.github.distlock.LockHandle;
+import io.github.distlock.autoconfigure.LineUnderTest;
 import io.github.distlock.core.LockEngine;
 import io.github.distlock.redis.RedisEngines;
 import io.github.distlock.redis.RedisLockSettings;
@@ -21,10 +22,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@link DistributedLockHealthIndicator} on a real Redis (on the Boot line under test:
- * the indicator is the one class of this package each line has its own copy of). The
- * instance connects as an ACL user, so that the test can take the lock keys away from it
- * while Redis stays reachable.
+ * The Boot line's {@code DistributedLockHealthIndicator} (in
+ * {@code io.github.distlock.boot4.actuate} and {@code io.github.distlock.boot3.actuate},
+ * reached through {@link LineUnderTest#health(io.github.distlock.LockInspection)}) over
+ * {@link LockHealth}, on a real Redis. The instance connects as an ACL user, so that the
+ * test can take the lock keys away from it while Redis stays reachable.
  */
 class DistributedLockHealthIndicatorTests {
 
@@ -33,8 +35,6 @@ class DistributedLockHealthIndicatorTests {
 	private LettuceConnectionFactory connectionFactory;
 
 	private LockEngine service;
-
-	private DistributedLockHealthIndicator health;
 
 	@BeforeEach
 	void setUp() {
@@ -49,7 +49,6 @@ class DistributedLockHealthIndicatorTests {
 		this.connectionFactory.start();
 		this.service = RedisEngines.blocking(new StringRedisTemplate(this.connectionFactory),
 				RedisLockSettings.defaults().withLeaseTime(Duration.ofSeconds(15)));
-		this.health = new DistributedLockHealthIndicator(this.service);
 	}
 
 	@AfterEach
@@ -62,9 +61,9 @@ class DistributedLockHealthIndicatorTests {
 	@Test
 	void upWithDetailsWhileRedisRunsTheScripts() {
 		try (LockHandle handle = this.service.lock("job", Duration.ZERO)) {
-			var result = this.health.health();
-			assertThat(result.getStatus().getCode()).isEqualTo("UP");
-			assertThat(result.getDetails()).containsEntry("heldLocks", 1)
+			var result = LineUnderTest.health(this.service);
+			assertThat(result.status()).isEqualTo("UP");
+			assertThat(result.details()).containsEntry("heldLocks", 1)
 				.containsEntry("locksLost", 0L)
 				.containsEntry("renewalFailures", 0L)
 				.doesNotContainKey("renewalFailing");
@@ -74,17 +73,17 @@ class DistributedLockHealthIndicatorTests {
 	@Test
 	void downWhenRedisCannotBeReached() {
 		this.redis.stop();
-		var result = this.health.health();
-		assertThat(result.getStatus().getCode()).isEqualTo("DOWN");
-		assertThat(result.getDetails()).containsKey("error").containsEntry("heldLocks", 0);
+		var result = LineUnderTest.health(this.service);
+		assertThat(result.status()).isEqualTo("DOWN");
+		assertThat(result.details()).containsKey("error").containsEntry("heldLocks", 0);
 	}
 
 	@Test
 	void downWhenTheLockScriptsAreRefused() {
 		this.redis.command("ACL", "SETUSER", "locker", "-@scripting");
-		var result = this.health.health();
-		assertThat(result.getStatus().getCode()).isEqualTo("DOWN");
-		assertThat((String) result.getDetails().get("error")).contains("NOPERM");
+		var result = LineUnderTest.health(this.service);
+		assertThat(result.status()).isEqualTo("DOWN");
+		assertThat((String) result.details().get("error")).contains("NOPERM");
 	}
 
 	@Test
@@ -95,15 +94,15 @@ class DistributedLockHealthIndicatorTests {
 		this.redis.command("ACL", "SETUSER", "locker", "resetkeys", "~distlock:{distlock.script-probe}*");
 		// Renewal every 5 s fails from now on; the lease lasts 10 s longer than that.
 		await().atMost(Duration.ofSeconds(20)).until(this.service::isRenewalFailing);
-		var result = this.health.health();
-		assertThat(result.getStatus().getCode()).isEqualTo("DOWN");
-		assertThat(result.getDetails()).doesNotContainKey("error")
+		var result = LineUnderTest.health(this.service);
+		assertThat(result.status()).isEqualTo("DOWN");
+		assertThat(result.details()).doesNotContainKey("error")
 			.containsEntry("renewalFailing", List.of("job"))
 			.containsEntry("heldLocks", 1);
-		assertThat((long) result.getDetails().get("renewalFailures")).isPositive();
+		assertThat((long) result.details().get("renewalFailures")).isPositive();
 		this.redis.command("ACL", "SETUSER", "locker", "~*");
 		handle.close();
-		assertThat(this.health.health().getStatus().getCode()).isEqualTo("UP");
+		assertThat(LineUnderTest.health(this.service).status()).isEqualTo("UP");
 	}
 
 }

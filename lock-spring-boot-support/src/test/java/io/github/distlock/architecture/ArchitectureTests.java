@@ -30,6 +30,7 @@ import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import io.github.distlock.LockService;
 import io.github.distlock.autoconfigure.DistributedLockConfiguration;
 import io.github.distlock.autoconfigure.DistributedLockProperties;
+import io.github.distlock.autoconfigure.LineUnderTest;
 import io.github.distlock.interceptor.DistributedLockInterceptor;
 import io.github.distlock.redis.RedisLockStore;
 import org.jspecify.annotations.Nullable;
@@ -63,7 +64,8 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
  * Redis store    .redis                            API, Support, Runtime, Store
  * Spring         .interceptor, .web, .context      API, Support, Observation, Engine
  * Operations     .actuate, .metrics                API, Support
- * Boot wiring    .autoconfigure, .config           everything
+ * Boot wiring    .autoconfigure, .config,          everything
+ *                .boot4, .boot3 (each Boot line's)
  * </pre>
  *
  * A layer is a package (with its sub-packages), without exceptions: the Redis store knows
@@ -205,7 +207,8 @@ class ArchitectureTests {
 			.layer(OPERATIONS)
 			.definedBy(resideInAnyPackage(ROOT + ".actuate..", ROOT + ".metrics.."))
 			.layer(BOOT)
-			.definedBy(resideInAnyPackage(ROOT + ".autoconfigure..", ROOT + ".config.."))
+			.definedBy(resideInAnyPackage(ROOT + ".autoconfigure..", ROOT + ".config..", ROOT + ".boot4..",
+					ROOT + ".boot3.."))
 			.whereLayer(SUPPORT)
 			.mayNotAccessAnyLayer()
 			.whereLayer(API)
@@ -260,7 +263,7 @@ class ArchitectureTests {
 						case CORE -> spring;
 						case REDIS -> boot;
 						case SPRING -> boot;
-						case BOOT_SUPPORT -> false;
+						case BOOT_SUPPORT, BOOT_LINE -> false;
 					};
 					if (forbidden) {
 						events.add(SimpleConditionEvent.violated(dependency,
@@ -284,8 +287,9 @@ class ArchitectureTests {
 	}
 
 	/**
-	 * The main classes of the four modules: their jars in a reactor build, their classes
-	 * directories in an IDE.
+	 * The main classes of the five modules (the Boot line's auto-configuration is that of
+	 * the module running these tests): their jars in a reactor build, their classes
+	 * directories in an IDE and for the running module.
 	 */
 	private static JavaClasses importModules() {
 		List<Location> locations = new ArrayList<>();
@@ -322,7 +326,11 @@ class ArchitectureTests {
 		SPRING("lock-spring", "io.github.distlock.spring", DistributedLockInterceptor.class, CORE),
 
 		BOOT_SUPPORT("lock-spring-boot-support", "io.github.distlock.boot", DistributedLockConfiguration.class, CORE,
-				REDIS, SPRING);
+				REDIS, SPRING),
+
+		/** The auto-configuration module of the Boot line these tests run on. */
+		BOOT_LINE(LineUnderTest.AUTOCONFIGURE_ARTIFACT, LineUnderTest.AUTOCONFIGURE_MODULE_NAME, LineUnderTest.LOCKS,
+				CORE, REDIS, SPRING, BOOT_SUPPORT);
 
 		private final String artifact;
 

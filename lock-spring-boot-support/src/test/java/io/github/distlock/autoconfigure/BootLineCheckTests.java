@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class BootLineCheckTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class))
+		.withConfiguration(AutoConfigurations.of(LineUnderTest.LOCKS))
 		.withPropertyValues("distributed-lock.store=in-memory");
 
 	@TempDir

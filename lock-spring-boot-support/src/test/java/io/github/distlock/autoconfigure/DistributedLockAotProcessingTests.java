@@ -40,8 +40,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DistributedLockAotProcessingTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(LineUnderTest.REDIS, AopAutoConfiguration.class,
-				DistributedLockAutoConfiguration.class, LocksEndpointAutoConfiguration.class))
+		.withConfiguration(AutoConfigurations.of(LineUnderTest.REDIS, AopAutoConfiguration.class, LineUnderTest.LOCKS,
+				LocksEndpointAutoConfiguration.class))
 		.withPropertyValues("management.endpoints.web.exposure.include=locks")
 		.withUserConfiguration(LockedServiceConfiguration.class);
 

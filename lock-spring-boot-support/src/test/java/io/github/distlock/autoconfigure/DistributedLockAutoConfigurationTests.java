@@ -37,8 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DistributedLockAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(LineUnderTest.REDIS, AopAutoConfiguration.class,
-				DistributedLockAutoConfiguration.class));
+		.withConfiguration(AutoConfigurations.of(LineUnderTest.REDIS, AopAutoConfiguration.class, LineUnderTest.LOCKS));
 
 	@Test
 	void contributesTheLockServiceAndTheInterception() {
@@ -100,7 +99,7 @@ class DistributedLockAutoConfigurationTests {
 
 	@Test
 	void noLockServiceWithoutAConnectionFactory() {
-		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class))
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(LineUnderTest.LOCKS))
 			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(LockService.class));
 	}
 

@@ -6,7 +6,6 @@ import java.util.Optional;
 
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockService;
-import io.github.distlock.actuate.DistributedLockHealthIndicator;
 import io.github.distlock.actuate.LocksEndpoint;
 import io.github.distlock.HeldLockInfo;
 import io.github.distlock.LockInspection;
@@ -32,9 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DistributedLockObservabilityAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(LineUnderTest.REDIS, DistributedLockAutoConfiguration.class,
-				DistributedLockMetricsAutoConfiguration.class, LocksEndpointAutoConfiguration.class,
-				DistributedLockHealthContributorAutoConfiguration.class));
+		.withConfiguration(AutoConfigurations.of(LineUnderTest.REDIS, LineUnderTest.LOCKS, LineUnderTest.LOCK_METRICS,
+				LocksEndpointAutoConfiguration.class, LineUnderTest.LOCK_HEALTH));
 
 	@Test
 	void metricsWithAMeterRegistry() {
@@ -88,14 +86,14 @@ class DistributedLockObservabilityAutoConfigurationTests {
 			.run((context) -> assertThat(context).hasNotFailed()
 				.hasSingleBean(RedisLockStore.class)
 				.doesNotHaveBean(LocksEndpoint.class)
-				.doesNotHaveBean(DistributedLockHealthIndicator.class));
+				.doesNotHaveBean(LineUnderTest.LOCK_HEALTH_INDICATOR));
 	}
 
 	@Test
 	void healthContributorNamedDistributedLock() {
 		this.contextRunner.run((context) -> {
-			assertThat(context).hasSingleBean(DistributedLockHealthIndicator.class);
-			assertThat(context.getBeanNamesForType(DistributedLockHealthIndicator.class))
+			assertThat(context).hasSingleBean(LineUnderTest.LOCK_HEALTH_INDICATOR);
+			assertThat(context.getBeanNamesForType(LineUnderTest.LOCK_HEALTH_INDICATOR))
 				.containsExactly("distributedLockHealthIndicator");
 		});
 	}
@@ -103,7 +101,7 @@ class DistributedLockObservabilityAutoConfigurationTests {
 	@Test
 	void healthContributorCanBeDisabled() {
 		this.contextRunner.withPropertyValues("management.health.distributed-lock.enabled=false")
-			.run((context) -> assertThat(context).doesNotHaveBean(DistributedLockHealthIndicator.class));
+			.run((context) -> assertThat(context).doesNotHaveBean(LineUnderTest.LOCK_HEALTH_INDICATOR));
 	}
 
 	@Test
@@ -113,7 +111,7 @@ class DistributedLockObservabilityAutoConfigurationTests {
 			.run((context) -> assertThat(context).hasNotFailed()
 				.doesNotHaveBean(LockMetrics.class)
 				.doesNotHaveBean(LocksEndpoint.class)
-				.doesNotHaveBean(DistributedLockHealthIndicator.class)
+				.doesNotHaveBean(LineUnderTest.LOCK_HEALTH_INDICATOR)
 				.doesNotHaveBean(MaxmemoryPolicyCheck.class));
 	}
 
@@ -131,7 +129,7 @@ class DistributedLockObservabilityAutoConfigurationTests {
 				assertThat(context).hasNotFailed().doesNotHaveBean(LockEngine.class);
 				assertThat(context).hasSingleBean(LockMetrics.class)
 					.hasSingleBean(LocksEndpoint.class)
-					.hasSingleBean(DistributedLockHealthIndicator.class);
+					.hasSingleBean(LineUnderTest.LOCK_HEALTH_INDICATOR);
 				MeterRegistry registry = context.getBean(MeterRegistry.class);
 				context.getBean(LockMetrics.class).bindTo(registry);
 				assertThat(registry.get(LockMetrics.LOCKS_LOST).functionCounter().count()).isEqualTo(7);
@@ -147,7 +145,7 @@ class DistributedLockObservabilityAutoConfigurationTests {
 			.run((context) -> assertThat(context).hasNotFailed()
 				.doesNotHaveBean(LockMetrics.class)
 				.doesNotHaveBean(LocksEndpoint.class)
-				.doesNotHaveBean(DistributedLockHealthIndicator.class));
+				.doesNotHaveBean(LineUnderTest.LOCK_HEALTH_INDICATOR));
 	}
 
 	static class PlainLockService implements LockService {

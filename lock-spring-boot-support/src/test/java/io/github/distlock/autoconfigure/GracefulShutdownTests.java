@@ -50,8 +50,8 @@ class GracefulShutdownTests {
 		ExecutorService pool = Executors.newSingleThreadExecutor();
 		try {
 			new ApplicationContextRunner()
-				.withConfiguration(AutoConfigurations.of(LineUnderTest.REDIS, AopAutoConfiguration.class,
-						DistributedLockAutoConfiguration.class))
+				.withConfiguration(
+						AutoConfigurations.of(LineUnderTest.REDIS, AopAutoConfiguration.class, LineUnderTest.LOCKS))
 				.withPropertyValues("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port(),
 						"spring.data.redis.timeout=2s")
 				.withBean(Worker.class)
@@ -93,7 +93,7 @@ class GracefulShutdownTests {
 	@Test
 	void locksOfALazilyCreatedServiceAreReleasedToo() {
 		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(LineUnderTest.REDIS, DistributedLockAutoConfiguration.class))
+			.withConfiguration(AutoConfigurations.of(LineUnderTest.REDIS, LineUnderTest.LOCKS))
 			.withBean(LazyInitializationBeanFactoryPostProcessor.class)
 			.withPropertyValues("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port(),
 					"spring.data.redis.timeout=2s")
@@ -134,8 +134,7 @@ class GracefulShutdownTests {
 			for (int round = 0; round < 3; round++) {
 				LockHandle held = holding.lock(lockId, Duration.ZERO);
 				new ApplicationContextRunner()
-					.withConfiguration(
-							AutoConfigurations.of(LineUnderTest.REDIS, DistributedLockAutoConfiguration.class))
+					.withConfiguration(AutoConfigurations.of(LineUnderTest.REDIS, LineUnderTest.LOCKS))
 					.withPropertyValues("spring.data.redis.host=" + redis.host(),
 							"spring.data.redis.port=" + redis.port(), "spring.data.redis.timeout=2s")
 					.run((context) -> {

@@ -6,7 +6,6 @@ import io.github.distlock.DistributedLock;
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockService;
 import io.github.distlock.ReactiveLockService;
-import io.github.distlock.actuate.DistributedLockHealthIndicator;
 import io.github.distlock.actuate.LocksEndpoint;
 import io.github.distlock.core.LockEngine;
 import io.github.distlock.core.ReactiveLockEngine;
@@ -42,9 +41,8 @@ class LockStoreAutoConfigurationTests {
 	private static final String IN_MEMORY_WARNING = "distributed-lock.store is 'in-memory'";
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(LineUnderTest.REDIS, AopAutoConfiguration.class,
-				DistributedLockAutoConfiguration.class, DistributedLockMetricsAutoConfiguration.class,
-				LocksEndpointAutoConfiguration.class, DistributedLockHealthContributorAutoConfiguration.class));
+		.withConfiguration(AutoConfigurations.of(LineUnderTest.REDIS, AopAutoConfiguration.class, LineUnderTest.LOCKS,
+				LineUnderTest.LOCK_METRICS, LocksEndpointAutoConfiguration.class, LineUnderTest.LOCK_HEALTH));
 
 	/**
 	 * No Spring Data Redis at all: neither its classes nor Boot's Redis
@@ -53,9 +51,8 @@ class LockStoreAutoConfigurationTests {
 	private final ApplicationContextRunner withoutRedis = new ApplicationContextRunner()
 		.withClassLoader(
 				new FilteredClassLoader("org.springframework.data.redis", "org.springframework.boot.data.redis"))
-		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DistributedLockAutoConfiguration.class,
-				DistributedLockMetricsAutoConfiguration.class, LocksEndpointAutoConfiguration.class,
-				DistributedLockHealthContributorAutoConfiguration.class));
+		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, LineUnderTest.LOCKS,
+				LineUnderTest.LOCK_METRICS, LocksEndpointAutoConfiguration.class, LineUnderTest.LOCK_HEALTH));
 
 	@Test
 	void redisIsTheDefault(CapturedOutput output) {
@@ -198,7 +195,7 @@ class LockStoreAutoConfigurationTests {
 				assertThat(context).hasNotFailed()
 					.hasSingleBean(LockMetrics.class)
 					.hasSingleBean(LocksEndpoint.class)
-					.hasSingleBean(DistributedLockHealthIndicator.class);
+					.hasSingleBean(LineUnderTest.LOCK_HEALTH_INDICATOR);
 				LockService lockService = context.getBean(LockService.class);
 				MeterRegistry registry = context.getBean(MeterRegistry.class);
 				context.getBean(LockMetrics.class).bindTo(registry);
@@ -210,8 +207,7 @@ class LockStoreAutoConfigurationTests {
 					assertThat(registry.get(LockMetrics.LOCKS_HELD).gauge().value()).isEqualTo(1);
 				}
 				assertThat(endpoint.locks().locks()).isEmpty();
-				assertThat(context.getBean(DistributedLockHealthIndicator.class).health().getStatus().getCode())
-					.isEqualTo("UP");
+				assertThat(LineUnderTest.health(context).status()).isEqualTo("UP");
 			});
 	}
 

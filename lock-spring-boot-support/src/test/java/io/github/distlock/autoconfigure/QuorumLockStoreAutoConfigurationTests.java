@@ -7,7 +7,6 @@ import java.util.concurrent.CountDownLatch;
 
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockService;
-import io.github.distlock.actuate.DistributedLockHealthIndicator;
 import io.github.distlock.core.LockEngine;
 import io.github.distlock.redis.QuorumLockStore;
 import io.github.distlock.redis.RedisLockStore;
@@ -44,9 +43,8 @@ class QuorumLockStoreAutoConfigurationTests {
 	private static RedisServer secured;
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(LineUnderTest.REDIS, AopAutoConfiguration.class,
-				DistributedLockAutoConfiguration.class, DistributedLockMetricsAutoConfiguration.class,
-				LocksEndpointAutoConfiguration.class, DistributedLockHealthContributorAutoConfiguration.class))
+		.withConfiguration(AutoConfigurations.of(LineUnderTest.REDIS, AopAutoConfiguration.class, LineUnderTest.LOCKS,
+				LineUnderTest.LOCK_METRICS, LocksEndpointAutoConfiguration.class, LineUnderTest.LOCK_HEALTH))
 		.withPropertyValues("distributed-lock.store=quorum", "spring.data.redis.timeout=2s",
 				// Nothing answers there: the locks must not use it.
 				"spring.data.redis.host=127.0.0.1", "spring.data.redis.port=1");
@@ -86,8 +84,7 @@ class QuorumLockStoreAutoConfigurationTests {
 				assertThat(secured.keys("distlock:*")).contains("distlock:{orders:42}");
 				// The second node's URI names database 3.
 				assertThat(second.keys("distlock:*")).doesNotContain("distlock:{orders:42}");
-				assertThat(context.getBean(DistributedLockHealthIndicator.class).health().getStatus().getCode())
-					.isEqualTo("UP");
+				assertThat(LineUnderTest.health(context).status()).isEqualTo("UP");
 			}
 			assertThat(locks.isLocked("orders:42")).isFalse();
 		});

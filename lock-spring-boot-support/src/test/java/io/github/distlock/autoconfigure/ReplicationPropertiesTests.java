@@ -18,8 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ReplicationPropertiesTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(LineUnderTest.REDIS, AopAutoConfiguration.class,
-				DistributedLockAutoConfiguration.class));
+		.withConfiguration(AutoConfigurations.of(LineUnderTest.REDIS, AopAutoConfiguration.class, LineUnderTest.LOCKS));
 
 	@Test
 	void offByDefault() {

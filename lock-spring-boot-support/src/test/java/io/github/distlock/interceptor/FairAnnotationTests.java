@@ -10,7 +10,7 @@ import io.github.distlock.DistributedLock;
 import io.github.distlock.LockContext;
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockService;
-import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
+import io.github.distlock.autoconfigure.LineUnderTest;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -30,7 +30,7 @@ class FairAnnotationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class, AopAutoConfiguration.class,
-				DistributedLockAutoConfiguration.class));
+				LineUnderTest.LOCKS));
 
 	@Test
 	void aFairAnnotatedMethodGetsTheLockInArrivalOrder() {

@@ -11,7 +11,6 @@ import io.github.distlock.DistributedLock;
 import io.github.distlock.LockContext;
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockService;
-import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import io.github.distlock.redis.RedisLockClients;
 import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisServerExtension;
@@ -59,7 +58,7 @@ class HostileInputTests {
 		this.otherInstance = this.clients.newService();
 		this.contextRunner = new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class, LineUnderTest.REDIS,
-					AopAutoConfiguration.class, DistributedLockAutoConfiguration.class))
+					AopAutoConfiguration.class, LineUnderTest.LOCKS))
 			.withPropertyValues("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port(),
 					"spring.data.redis.timeout=2s", "distributed-lock.wait-time=0");
 	}

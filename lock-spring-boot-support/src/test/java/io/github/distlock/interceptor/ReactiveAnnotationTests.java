@@ -16,7 +16,7 @@ import io.github.distlock.OnLockFailure;
 import io.github.distlock.ReactiveLockContext;
 import io.github.distlock.ReactiveLockHandle;
 import io.github.distlock.ReactiveLockService;
-import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
+import io.github.distlock.autoconfigure.LineUnderTest;
 import org.junit.jupiter.api.Test;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
@@ -47,7 +47,7 @@ class ReactiveAnnotationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class, AopAutoConfiguration.class,
-				DistributedLockAutoConfiguration.class))
+				LineUnderTest.LOCKS))
 		.withPropertyValues("distributed-lock.store=in-memory")
 		.withBean(Counter.class)
 		.withBean(Outer.class);

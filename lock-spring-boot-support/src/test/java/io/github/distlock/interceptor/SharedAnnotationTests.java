@@ -16,7 +16,7 @@ import io.github.distlock.LockContext;
 import io.github.distlock.LockMode;
 import io.github.distlock.LockService;
 import io.github.distlock.OnLockFailure;
-import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
+import io.github.distlock.autoconfigure.LineUnderTest;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -36,7 +36,7 @@ class SharedAnnotationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class, AopAutoConfiguration.class,
-				DistributedLockAutoConfiguration.class));
+				LineUnderTest.LOCKS));
 
 	@Test
 	void readMethodsRunTogetherAndAWriteMethodWaitsForThem() {

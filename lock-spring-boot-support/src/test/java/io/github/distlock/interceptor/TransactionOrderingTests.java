@@ -9,7 +9,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import javax.sql.DataSource;
 
 import io.github.distlock.DistributedLock;
-import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
+import io.github.distlock.autoconfigure.LineUnderTest;
 import io.github.distlock.core.LockEngine;
 import io.github.distlock.store.InMemoryLockStore;
 import org.junit.jupiter.api.AfterEach;
@@ -58,8 +58,7 @@ class TransactionOrderingTests {
 
 	private ApplicationContextRunner runner(Class<?> transactionConfiguration) {
 		return new ApplicationContextRunner()
-			.withConfiguration(
-					AutoConfigurations.of(AopAutoConfiguration.class, DistributedLockAutoConfiguration.class))
+			.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, LineUnderTest.LOCKS))
 			.withPropertyValues("distributed-lock.store=in-memory")
 			.withBean(InMemoryLockStore.class, () -> this.store)
 			.withBean(Observations.class, () -> new Observations(this.observer))

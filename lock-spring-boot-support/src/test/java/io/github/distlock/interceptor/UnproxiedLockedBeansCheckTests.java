@@ -5,7 +5,7 @@ import java.util.List;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.github.distlock.DistributedLock;
-import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
+import io.github.distlock.autoconfigure.LineUnderTest;
 import io.github.distlock.redis.CapturedLogs;
 import org.junit.jupiter.api.Test;
 import org.mockito.Mockito;
@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class UnproxiedLockedBeansCheckTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, DistributedLockAutoConfiguration.class))
+		.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, LineUnderTest.LOCKS))
 		.withPropertyValues("distributed-lock.store=in-memory");
 
 	@Test

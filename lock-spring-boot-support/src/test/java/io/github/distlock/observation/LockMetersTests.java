@@ -10,8 +10,6 @@ import io.github.distlock.DistributedLock;
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockService;
 import io.github.distlock.OnLockFailure;
-import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
-import io.github.distlock.autoconfigure.DistributedLockMetricsAutoConfiguration;
 import io.github.distlock.redis.RedisLockClients;
 import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisServerExtension;
@@ -49,7 +47,7 @@ class LockMetersTests {
 		this.contextRunner = new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(LineUnderTest.OBSERVATION_AND_METRICS))
 			.withConfiguration(AutoConfigurations.of(LineUnderTest.REDIS, AopAutoConfiguration.class,
-					DistributedLockAutoConfiguration.class, DistributedLockMetricsAutoConfiguration.class))
+					LineUnderTest.LOCKS, LineUnderTest.LOCK_METRICS))
 			.withPropertyValues("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port(),
 					"spring.data.redis.timeout=2s")
 			.withBean(Stock.class);

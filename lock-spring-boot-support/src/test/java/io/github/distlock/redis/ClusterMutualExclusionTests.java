@@ -19,7 +19,6 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockService;
-import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import io.github.distlock.testsupport.Hold;
 import io.github.distlock.testsupport.OverlapChecker;
 import io.github.distlock.testsupport.RedisCluster;
@@ -52,7 +51,7 @@ class ClusterMutualExclusionTests {
 	static final RedisClusterExtension redis = new RedisClusterExtension();
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(LineUnderTest.REDIS, DistributedLockAutoConfiguration.class))
+		.withConfiguration(AutoConfigurations.of(LineUnderTest.REDIS, LineUnderTest.LOCKS))
 		.withPropertyValues("spring.data.redis.cluster.nodes=" + redis.nodes(), "spring.data.redis.timeout=5s",
 				"spring.data.redis.lettuce.cluster.refresh.adaptive=true",
 				"spring.data.redis.lettuce.cluster.refresh.period=1s");

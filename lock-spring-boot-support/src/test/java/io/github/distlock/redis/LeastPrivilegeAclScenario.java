@@ -11,9 +11,6 @@ import java.util.concurrent.TimeUnit;
 import io.github.distlock.autoconfigure.MaxmemoryPolicyCheck;
 import io.github.distlock.LockHandle;
 import io.github.distlock.LockService;
-import io.github.distlock.actuate.DistributedLockHealthIndicator;
-import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
-import io.github.distlock.autoconfigure.DistributedLockHealthContributorAutoConfiguration;
 import io.github.distlock.autoconfigure.LineUnderTest;
 import io.github.distlock.testsupport.RedisServer;
 import org.junit.jupiter.api.Test;
@@ -61,8 +58,8 @@ abstract class LeastPrivilegeAclScenario {
 		properties.addAll(List.of("spring.data.redis.username=" + ReadmeAcl.USER,
 				"spring.data.redis.password=" + ReadmeAcl.PASSWORD, "spring.data.redis.timeout=5s"));
 		ApplicationContextRunner runner = new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(LineUnderTest.REDIS, DistributedLockAutoConfiguration.class,
-					DistributedLockHealthContributorAutoConfiguration.class))
+			.withConfiguration(
+					AutoConfigurations.of(LineUnderTest.REDIS, LineUnderTest.LOCKS, LineUnderTest.LOCK_HEALTH))
 			.withPropertyValues(properties.toArray(String[]::new));
 		runner.run((first) -> runner.run((second) -> {
 			LockService holder = first.getBean(LockService.class);
@@ -86,8 +83,8 @@ abstract class LeastPrivilegeAclScenario {
 			}
 			assertThat(holder.isLocked(LOCK_ID)).isFalse();
 			assertThat(first.getBean(MaxmemoryPolicyCheck.class).check()).as("CONFIG GET is not granted").isNull();
-			var health = first.getBean(DistributedLockHealthIndicator.class).health();
-			assertThat(health.getStatus().getCode()).as(health.toString()).isEqualTo("UP");
+			var health = LineUnderTest.health(first);
+			assertThat(health.status()).as(health.toString()).isEqualTo("UP");
 		}));
 		List<String> denied = new ArrayList<>();
 		for (RedisServer node : nodes()) {

@@ -15,8 +15,6 @@ import io.github.distlock.LockHandle;
 import io.github.distlock.LockLostException;
 import io.github.distlock.LockNotAcquiredException;
 import io.github.distlock.OnLockFailure;
-import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
-import io.github.distlock.autoconfigure.DistributedLockMetricsAutoConfiguration;
 import io.github.distlock.core.EngineProbe;
 import io.github.distlock.core.LockEngine;
 import io.github.distlock.metrics.LockMetrics;
@@ -315,7 +313,7 @@ class ReplicaAcknowledgedAcquireTests {
 		ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(LineUnderTest.OBSERVATION_AND_METRICS))
 			.withConfiguration(AutoConfigurations.of(LineUnderTest.REDIS, AopAutoConfiguration.class,
-					DistributedLockAutoConfiguration.class, DistributedLockMetricsAutoConfiguration.class))
+					LineUnderTest.LOCKS, LineUnderTest.LOCK_METRICS))
 			.withPropertyValues("spring.data.redis.host=" + master.host(), "spring.data.redis.port=" + master.port(),
 					"spring.data.redis.timeout=2s", "distributed-lock.replication.min-replicas=1",
 					"distributed-lock.replication.timeout=1s")

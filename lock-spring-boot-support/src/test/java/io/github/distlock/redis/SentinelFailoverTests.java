@@ -17,7 +17,6 @@ import io.github.distlock.context.LockLostEvent;
 import io.github.distlock.LockLostException;
 import io.github.distlock.LockNotAcquiredException;
 import io.github.distlock.LockService;
-import io.github.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import io.github.distlock.core.LockEngine;
 import io.github.distlock.testsupport.RedisSentinelGroup;
 import io.github.distlock.testsupport.RedisSentinelGroupExtension;
@@ -56,7 +55,7 @@ class SentinelFailoverTests {
 	static final RedisSentinelGroupExtension sentinel = new RedisSentinelGroupExtension();
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(LineUnderTest.REDIS, DistributedLockAutoConfiguration.class))
+		.withConfiguration(AutoConfigurations.of(LineUnderTest.REDIS, LineUnderTest.LOCKS))
 		.withUserConfiguration(LostLocks.class)
 		.withPropertyValues("spring.data.redis.sentinel.master=" + sentinel.group().masterName(),
 				"spring.data.redis.sentinel.nodes=" + sentinel.group().sentinelNodes(), "spring.data.redis.timeout=2s",

@@ -27,7 +27,8 @@ import org.springframework.context.annotation.Bean;
  * (named, not linked: this module serves both lines), whose in-memory configuration then
  * backs off.
  */
-@AutoConfiguration(beforeName = "io.github.distlock.autoconfigure.DistributedLockAutoConfiguration")
+@AutoConfiguration(beforeName = { "io.github.distlock.boot4.autoconfigure.DistributedLockAutoConfiguration",
+		"io.github.distlock.boot3.autoconfigure.DistributedLockAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "distributed-lock.enabled", matchIfMissing = true)
 @ConditionalOnProperty(name = "distributed-lock.store", havingValue = "in-memory")
 @EnableConfigurationProperties(DistributedLockProperties.class)

@@ -19,9 +19,10 @@ import java.lang.annotation.Target;
  * One server per application context: it starts when the context is created and stops
  * when the context closes, after the lock service released its locks. Test classes
  * sharing a cached context share its server; a test class that needs a server of its own
- * adds {@code @DirtiesContext}. Inject {@code LocalRedisServerConnectionDetails} (one per
- * Boot line, in its kit module) to reach the server itself (its address,
- * {@code redis-cli}-style commands).
+ * adds {@code @DirtiesContext}. Inject {@link LocalRedisServerDetailsSupport} (or the
+ * line's {@code LocalRedisServerConnectionDetails}, in
+ * {@code io.github.distlock.boot4.test} or {@code io.github.distlock.boot3.test}) to
+ * reach the server itself (its address, {@code redis-cli}-style commands).
  * <p>
  * For example {@code @SpringBootTest} with {@code @LocalRedisServer}: the whole
  * application on a Redis of its own; {@code @LocalRedisServer(port = 16379)} when

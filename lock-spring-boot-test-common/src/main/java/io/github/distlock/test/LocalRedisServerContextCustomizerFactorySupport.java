@@ -20,9 +20,11 @@ import org.springframework.util.ClassUtils;
  * {@link LocalRedisServer @LocalRedisServer}, as Spring Boot registers the connection
  * details of a {@code @ServiceConnection}. Spring Boot's Redis connection details have
  * another type on each Boot line, so each line's kit module has its own
- * {@code LocalRedisServerConnectionDetails} and a subclass of this naming that type.
+ * {@code LocalRedisServerConnectionDetails} and a subclass of this naming that type (in
+ * {@code io.github.distlock.boot4.test} and {@code io.github.distlock.boot3.test}). For
+ * the kits' modules; applications use {@link LocalRedisServer @LocalRedisServer}.
  */
-abstract class LocalRedisServerContextCustomizerFactorySupport implements ContextCustomizerFactory {
+public abstract class LocalRedisServerContextCustomizerFactorySupport implements ContextCustomizerFactory {
 
 	/** The port {@link LocalRedisServer#port()} refuses: a developer's own Redis. */
 	private static final int DEVELOPER_REDIS_PORT = 6379;
@@ -36,7 +38,8 @@ abstract class LocalRedisServerContextCustomizerFactorySupport implements Contex
 	 * @param connectionDetailsType the class name of the line's Redis connection details
 	 * @param connectionDetailsModule the Spring Boot artifact that holds it
 	 */
-	LocalRedisServerContextCustomizerFactorySupport(String connectionDetailsType, String connectionDetailsModule) {
+	protected LocalRedisServerContextCustomizerFactorySupport(String connectionDetailsType,
+			String connectionDetailsModule) {
 		this.connectionDetailsType = connectionDetailsType;
 		this.connectionDetailsModule = connectionDetailsModule;
 	}
@@ -48,7 +51,7 @@ abstract class LocalRedisServerContextCustomizerFactorySupport implements Contex
 	 * @param port the port of the server, 0 for a free one
 	 * @return the bean definition
 	 */
-	abstract RootBeanDefinition connectionDetails(int port);
+	protected abstract RootBeanDefinition connectionDetails(int port);
 
 	@Override
 	public @Nullable ContextCustomizer createContextCustomizer(Class<?> testClass,

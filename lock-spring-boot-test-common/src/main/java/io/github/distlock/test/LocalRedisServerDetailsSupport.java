@@ -7,13 +7,14 @@ import org.springframework.beans.factory.DisposableBean;
 /**
  * What each Boot line's {@code LocalRedisServerConnectionDetails} shares: the server of a
  * {@link LocalRedisServer @LocalRedisServer}, stopped with the bean. The line's class
- * adds only the connection-details interface of its Boot line.
+ * adds only the connection-details interface of its Boot line. For the kits' modules;
+ * applications use {@link LocalRedisServer @LocalRedisServer}.
  */
-abstract class LocalRedisServerDetailsSupport implements DisposableBean {
+public abstract class LocalRedisServerDetailsSupport implements DisposableBean {
 
 	private final RedisServer server;
 
-	LocalRedisServerDetailsSupport(RedisServer server) {
+	protected LocalRedisServerDetailsSupport(RedisServer server) {
 		this.server = server;
 	}
 
@@ -22,7 +23,7 @@ abstract class LocalRedisServerDetailsSupport implements DisposableBean {
 	 * @param port the port, or 0 for a free one
 	 * @return the running server
 	 */
-	static RedisServer startServer(int port) {
+	protected static RedisServer startServer(int port) {
 		return (port != 0) ? RedisServer.builder().port(port).start() : RedisServer.start();
 	}
 

@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 class LocalRedisServerPortTests {
 
 	@Autowired
-	private LocalRedisServerConnectionDetails local;
+	private LocalRedisServerDetailsSupport local;
 
 	@Autowired
 	private LockService lockService;
@@ -31,7 +31,7 @@ class LocalRedisServerPortTests {
 	@Test
 	void theServerListensOnThePortAskedFor() {
 		assertThat(this.local.server().port()).isEqualTo(LineUnderTest.LOCAL_REDIS_PORT);
-		assertThat(this.local.getStandalone().getPort()).isEqualTo(LineUnderTest.LOCAL_REDIS_PORT);
+		assertThat(LineUnderTest.standalone(this.local).getPort()).isEqualTo(LineUnderTest.LOCAL_REDIS_PORT);
 		try (LockHandle handle = this.lockService.lock("stock:apple", Duration.ofSeconds(10))) {
 			assertThat(handle.isHeld()).isTrue();
 			assertThat(this.local.server().keys("*")).anyMatch((key) -> key.contains("stock:apple"));
@@ -40,7 +40,7 @@ class LocalRedisServerPortTests {
 
 	@Test
 	void aPortIsPartOfTheContextsIdentity() {
-		LocalRedisServerContextCustomizerFactory factory = new LocalRedisServerContextCustomizerFactory();
+		LocalRedisServerContextCustomizerFactorySupport factory = LineUnderTest.localRedisServerFactory();
 		ContextCustomizer asked = factory.createContextCustomizer(LocalRedisServerPortTests.class, List.of());
 		ContextCustomizer free = factory.createContextCustomizer(FreePort.class, List.of());
 		assertThat(asked).isNotNull().isNotEqualTo(free);
@@ -50,9 +50,8 @@ class LocalRedisServerPortTests {
 
 	@Test
 	void theDevelopersOwnRedisPortIsRefused() {
-		assertThatIllegalStateException()
-			.isThrownBy(() -> new LocalRedisServerContextCustomizerFactory()
-				.createContextCustomizer(DevelopersPort.class, List.of()))
+		assertThatIllegalStateException().isThrownBy(
+				() -> LineUnderTest.localRedisServerFactory().createContextCustomizer(DevelopersPort.class, List.of()))
 			.withMessageContaining("@LocalRedisServer(port = 6379) on " + DevelopersPort.class.getName())
 			.withMessageContaining("not 6379");
 	}

@@ -28,7 +28,7 @@ class LocalRedisServerTests {
 	private ApplicationContext context;
 
 	@Autowired
-	private LocalRedisServerConnectionDetails local;
+	private LocalRedisServerDetailsSupport local;
 
 	@Autowired
 	private LockService lockService;
@@ -40,7 +40,7 @@ class LocalRedisServerTests {
 	void locksAndTemplateUseTheLocalServer() {
 		assertThat(this.context.getBean(LineUnderTest.REDIS_CONNECTION_DETAILS)).isSameAs(this.local);
 		assertThat(this.local.server().isRunning()).isTrue();
-		assertThat(this.local.getStandalone().getHost()).isEqualTo(this.local.server().host());
+		assertThat(LineUnderTest.standalone(this.local).getHost()).isEqualTo(this.local.server().host());
 		assertThat(this.context.getBeansOfType(RedisLockStore.class)).as("the locks' store").hasSize(1);
 
 		try (LockHandle handle = this.lockService.lock("stock:apple", Duration.ofSeconds(10))) {

@@ -1,5 +1,8 @@
 package io.github.distlock.test;
 
+import io.github.distlock.boot4.test.LocalRedisServerConnectionDetails;
+import io.github.distlock.boot4.test.LocalRedisServerContextCustomizerFactory;
+
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 
 /**
@@ -22,6 +25,19 @@ final class LineUnderTest {
 	 * its own per line, in case both kits' tests run at once.
 	 */
 	static final int LOCAL_REDIS_PORT = 26853;
+
+	/**
+	 * The Redis connection details of a {@link LocalRedisServer @LocalRedisServer}, as
+	 * this line's connection details type.
+	 */
+	static DataRedisConnectionDetails.Standalone standalone(LocalRedisServerDetailsSupport local) {
+		return ((LocalRedisServerConnectionDetails) local).getStandalone();
+	}
+
+	/** This line's context customizer factory of {@code @LocalRedisServer}. */
+	static LocalRedisServerContextCustomizerFactorySupport localRedisServerFactory() {
+		return new LocalRedisServerContextCustomizerFactory();
+	}
 
 	private LineUnderTest() {
 	}

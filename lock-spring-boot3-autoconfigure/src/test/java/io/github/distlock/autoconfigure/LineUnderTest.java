@@ -1,5 +1,12 @@
 package io.github.distlock.autoconfigure;
 
+import io.github.distlock.LockInspection;
+import io.github.distlock.boot3.actuate.DistributedLockHealthIndicator;
+import io.github.distlock.boot3.autoconfigure.DistributedLockAutoConfiguration;
+import io.github.distlock.boot3.autoconfigure.DistributedLockHealthContributorAutoConfiguration;
+import io.github.distlock.boot3.autoconfigure.DistributedLockMetricsAutoConfiguration;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.boot.actuate.health.Health;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -23,6 +30,12 @@ public final class LineUnderTest {
 	/** The major version of Spring Boot of this line. */
 	public static final String BOOT_LINE = "3";
 
+	/** This line's auto-configuration module. */
+	public static final String AUTOCONFIGURE_ARTIFACT = "lock-spring-boot3-autoconfigure";
+
+	/** Its {@code Automatic-Module-Name}. */
+	public static final String AUTOCONFIGURE_MODULE_NAME = "io.github.distlock.boot3.autoconfigure";
+
 	/** Boot's Redis auto-configuration. */
 	public static final Class<?> REDIS = RedisAutoConfiguration.class;
 
@@ -30,6 +43,18 @@ public final class LineUnderTest {
 	public static final Class<?>[] OBSERVATION_AND_METRICS = { ObservationAutoConfiguration.class,
 			MetricsAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
 			CompositeMeterRegistryAutoConfiguration.class };
+
+	/** distlock's auto-configuration of this line: the locks and their interception. */
+	public static final Class<?> LOCKS = DistributedLockAutoConfiguration.class;
+
+	/** distlock's meters auto-configuration of this line. */
+	public static final Class<?> LOCK_METRICS = DistributedLockMetricsAutoConfiguration.class;
+
+	/** distlock's health contributor auto-configuration of this line. */
+	public static final Class<?> LOCK_HEALTH = DistributedLockHealthContributorAutoConfiguration.class;
+
+	/** distlock's health indicator on this line's health API. */
+	public static final Class<?> LOCK_HEALTH_INDICATOR = DistributedLockHealthIndicator.class;
 
 	/** The health contributor type of the line. */
 	public static final Class<?> HEALTH_INDICATOR = HealthIndicator.class;
@@ -41,6 +66,28 @@ public final class LineUnderTest {
 		.setSerializationInclusion(JsonInclude.Include.NON_NULL);
 
 	private LineUnderTest() {
+	}
+
+	/**
+	 * The health of the locks as this line's indicator reports it.
+	 * @param lockService what the indicator checks
+	 * @return its status and details
+	 */
+	public static HealthView health(LockInspection lockService) {
+		return view(new DistributedLockHealthIndicator(lockService).health());
+	}
+
+	/**
+	 * The health reported by the indicator bean of a context.
+	 * @param context the context
+	 * @return its status and details
+	 */
+	public static HealthView health(BeanFactory context) {
+		return view(context.getBean(DistributedLockHealthIndicator.class).health());
+	}
+
+	private static HealthView view(Health health) {
+		return new HealthView(health.getStatus().getCode(), health.getDetails());
 	}
 
 	/**

@@ -1,5 +1,6 @@
-package io.github.distlock.autoconfigure;
+package io.github.distlock.boot3.autoconfigure;
 
+import io.github.distlock.autoconfigure.DistributedLockMetricsConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.context.annotation.Import;
 

@@ -1,6 +1,6 @@
-package io.github.distlock.autoconfigure;
+package io.github.distlock.boot4.autoconfigure;
 
-import io.github.distlock.actuate.DistributedLockHealthIndicator;
+import io.github.distlock.boot4.actuate.DistributedLockHealthIndicator;
 import io.github.distlock.LockInspection;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;

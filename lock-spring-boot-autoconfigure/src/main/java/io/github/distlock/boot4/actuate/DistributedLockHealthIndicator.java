@@ -1,6 +1,7 @@
-package io.github.distlock.actuate;
+package io.github.distlock.boot4.actuate;
 
 import io.github.distlock.LockInspection;
+import io.github.distlock.actuate.LockHealth;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
