@@ -2,7 +2,9 @@ package io.github.distlock.redis;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -12,6 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.github.distlock.LockHandle;
 import io.github.distlock.core.LockEngine;
 import io.github.distlock.store.AcquireReply;
+import io.github.distlock.store.HeldByOther;
 import io.github.distlock.store.ForwardingLockStore;
 import io.github.distlock.store.ReleaseListener;
 import io.github.distlock.store.ReleaseNotifications;
@@ -66,14 +69,22 @@ class QuorumMinorityRaceTests {
 		}
 		long acquires = first.acquires.get() + second.acquires.get();
 		long announced = first.announced.get() + second.announced.get();
-		System.out.printf("[quorum-minority] behind a majority holder, two waiters asked the quorum %d times in %ss"
-				+ " and heard %d release announcements%n", acquires, WAIT.toSeconds(), announced);
+		System.out.printf(
+				"[quorum-minority] behind a majority holder, two waiters asked the quorum %d times in %ss"
+						+ " and heard %d release announcements; unsubscribed wake-ups %d and %d; replies %s and %s%n",
+				acquires, WAIT.toSeconds(), announced, first.unsubscribedWakeUps.get(),
+				second.unsubscribedWakeUps.get(), first.replies, second.replies);
 		// Nothing was released: the holder held the lock throughout.
 		assertThat(announced).isZero();
 		// Each waiter: its first attempt and the one after queueing, about 8 re-checks
 		// while a share-taking refusal's delay doubles to 1 s, and then about one a
-		// second.
-		assertThat(acquires).isLessThanOrEqualTo(40);
+		// second; plus one poll per wake-up without an active release subscription (the
+		// engine then re-checks every 25-50 ms, as it must when it cannot hear releases:
+		// on a loaded machine the quorum's subscription took over a second, 7-20 such
+		// wake-ups per waiter, 41 and 56 acquires in all, in CI and with 4 busy loops).
+		long unsubscribed = first.unsubscribedWakeUps.get() + second.unsubscribedWakeUps.get();
+		assertThat(acquires - unsubscribed).as("acquires besides the polls of %d unsubscribed wake-ups", unsubscribed)
+			.isLessThanOrEqualTo(40);
 		assertThat(held.isHeld()).isTrue();
 		held.close();
 	}
@@ -85,6 +96,14 @@ class QuorumMinorityRaceTests {
 
 		final AtomicLong announced = new AtomicLong();
 
+		/** Wake-ups after which the engine found no active release subscription. */
+		final AtomicLong unsubscribedWakeUps = new AtomicLong();
+
+		/**
+		 * The replies by kind, and the re-check delays hinted, for the failure message.
+		 */
+		final Map<String, AtomicLong> replies = new ConcurrentHashMap<>();
+
 		Counting(QuorumLockStore delegate) {
 			super(delegate);
 		}
@@ -92,21 +111,45 @@ class QuorumMinorityRaceTests {
 		@Override
 		public AcquireReply acquire(String key, String owner, long leaseMillis) {
 			this.acquires.incrementAndGet();
-			return super.acquire(key, owner, leaseMillis);
+			return counted(super.acquire(key, owner, leaseMillis));
 		}
 
 		@Override
 		public AcquireReply acquire(String key, String owner, long leaseMillis, long waitMillis) {
 			this.acquires.incrementAndGet();
-			return super.acquire(key, owner, leaseMillis, waitMillis);
+			return counted(super.acquire(key, owner, leaseMillis, waitMillis));
+		}
+
+		private AcquireReply counted(AcquireReply reply) {
+			String kind = (reply instanceof HeldByOther refused)
+					? "HeldByOther(" + refused.remainingLeaseMillis() + " ms)" : reply.getClass().getSimpleName();
+			this.replies.computeIfAbsent(kind, (name) -> new AtomicLong()).incrementAndGet();
+			return reply;
 		}
 
 		@Override
 		public ReleaseNotifications subscribe(ReleaseListener listener) {
-			return super.subscribe((key) -> {
+			ReleaseNotifications notifications = super.subscribe((key) -> {
 				this.announced.incrementAndGet();
 				listener.released(key);
 			});
+			return new ReleaseNotifications() {
+
+				@Override
+				public boolean ensureActive(String key, long deadlineNanos) {
+					boolean active = notifications.ensureActive(key, deadlineNanos);
+					if (!active) {
+						Counting.this.unsubscribedWakeUps.incrementAndGet();
+					}
+					return active;
+				}
+
+				@Override
+				public void close() {
+					notifications.close();
+				}
+
+			};
 		}
 
 	}
